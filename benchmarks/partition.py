@@ -1,0 +1,217 @@
+"""Communication of partitioned corpus programs: Shardy's partitioner, XLA's, shardonnay's.
+
+    python benchmarks/partition.py                       # every program of tests/corpus
+    python benchmarks/partition.py --programs mlp_forward,uneven_shapes --detail
+    python benchmarks/partition.py --quick               # a few small programs
+
+For every corpus program (tests/corpus/*.mlir, 8 devices), the bytes the
+busiest device receives over the whole program, and the number of
+communicating collectives, when it is partitioned by
+
+* Shardy: `sdy-propagation-pipeline`, then Shardy's own partitioner
+  (`sdy-insert-explicit-reshards{enable-full-version=true}`,
+  `sdy-reshard-to-collectives`), run in jaxlib; the resulting global program
+  is costed by `shardonnay.partition.cost.collective_costs`;
+* XLA: the program's MLIR text compiled by jaxlib's PJRT CPU client (Shardy
+  propagation + XLA's SPMD partitioner, as `jax.jit(...).compile()` does);
+  the collectives of the per-device HLO are costed by
+  `shardonnay.partition.hlo_collectives.hlo_collective_costs`, with the same
+  formulas;
+* shardonnay: Shardy's propagated program, then shardonnay's
+  `insert_explicit_reshards(module, full_version=True)` and
+  `reshard_to_collectives(module)` ("n/a" while they do not exist).
+
+Formulas (per device, n devices in a group): ring all-gather (n-1) shards,
+ring reduce-scatter (n-1) result shards, ring all-reduce 2(n-1)/n of the
+buffer, pairwise all-to-all (n-1)/n of the buffer, permute the moved buffer.
+Collectives in a loop body count once. `--detail` prints each column's
+per-collective table (alpha-beta times with `CostModel()`'s defaults).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+os.environ.setdefault("XLA_FLAGS", "--xla_force_host_platform_device_count=8")
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+
+from mlir_oracle import run_pass_pipeline  # noqa: E402
+from shardonnay.ir.core import Module  # noqa: E402
+from shardonnay.partition.cost import CostReport, collective_costs  # noqa: E402
+from shardonnay.partition.hlo_collectives import hlo_collective_costs  # noqa: E402
+from shardonnay.syntax.mlir_reader import parse_module  # noqa: E402
+
+CORPUS = ROOT / "tests" / "corpus"
+PROPAGATION = "builtin.module(sdy-propagation-pipeline)"
+SHARDY_PARTITIONER = (
+    "builtin.module(sdy-propagation-pipeline, "
+    "func.func(sdy-insert-explicit-reshards{enable-full-version=true}), "
+    "func.func(sdy-reshard-to-collectives))"
+)
+QUICK = ("mlp_forward", "sharding_constraints", "uneven_shapes", "transformer_block_forward")
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One partitioner on one program: its report, or why there is none."""
+
+    report: CostReport | None = None
+    error: str = ""
+    seconds: float = 0.0
+
+    def text(self) -> str:
+        if self.report is None:
+            return self.error
+        r = self.report
+        return f"{r.bytes_received:>8} B ({len(r.communicating)})"
+
+
+def shardy(text: str) -> CostReport:
+    return collective_costs(parse_module(run_pass_pipeline(text, SHARDY_PARTITIONER)))
+
+
+def xla(text: str) -> CostReport:
+    """XLA's collectives, named by the program's mesh axes when it has one mesh."""
+    meshes = [m for m in parse_module(text).meshes.values() if m.size == 8]
+    return hlo_collective_costs(xla_hlo(text), mesh=meshes[0] if len(meshes) == 1 else None)
+
+
+def xla_hlo(text: str) -> str:
+    """The per-device HLO XLA compiles `text` to (8 partitions, Shardy on)."""
+    import jax
+    import numpy as np
+    from jax._src.lib import xla_client as xc
+    from jax.extend.backend import get_backend
+
+    module = parse_module(text)
+    main = module.function("main")
+    options = xc.CompileOptions()
+    build = options.executable_build_options
+    build.num_replicas = 1
+    build.num_partitions = 8
+    build.use_spmd_partitioning = True
+    build.use_shardy_partitioner = True
+    # As jax.jit does: outputs (and arguments) without a sharding are XLA's to choose.
+    build.allow_spmd_sharding_propagation_to_output = [
+        "sdy.sharding" not in main.result_attrs(i) for i in range(len(main.type.results))
+    ]
+    build.allow_spmd_sharding_propagation_to_parameters = [
+        "sdy.sharding" not in main.arg_attrs(i) for i in range(len(main.type.inputs))
+    ]
+    build.device_assignment = xc.DeviceAssignment.create(np.arange(8).reshape(1, 8))
+    devices = xc.DeviceList(tuple(jax.devices()[:8]))
+    executable = get_backend().compile_and_load(text, devices, options)
+    return executable.hlo_modules()[0].to_string()
+
+
+def shardonnay_partitioner() -> Callable[[str], CostReport] | str:
+    """shardonnay's partitioner as a column, or why it is not there."""
+    functions = []
+    for module_name, function in (
+        ("shardonnay.partition.explicit_reshards", "insert_explicit_reshards"),
+        ("shardonnay.partition.reshard_to_collectives", "reshard_to_collectives"),
+    ):
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError as e:
+            return f"{module_name} cannot be imported ({e})"
+        if not hasattr(module, function):
+            return f"{module_name} has no {function}"
+        functions.append(getattr(module, function))
+    insert, lower = functions
+
+    def run(text: str) -> CostReport:
+        module = parse_module(run_pass_pipeline(text, PROPAGATION))
+        module = _applied(insert, module, full_version=True)
+        module = _applied(lower, module)
+        return collective_costs(module)
+
+    return run
+
+
+def _applied(transform: Callable, module: Module, **options) -> Module:
+    """`transform` may rewrite `module` in place or return a new one."""
+    result = transform(module, **options)
+    return result if isinstance(result, Module) else module
+
+
+def measure(fn: Callable[[str], CostReport], text: str) -> Cell:
+    start = time.perf_counter()
+    try:
+        report = fn(text)
+    except Exception as e:  # a failing partitioner is a result of the benchmark
+        return Cell(error=f"error: {type(e).__name__}: {str(e).splitlines()[0][:60]}")
+    return Cell(report, seconds=time.perf_counter() - start)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--programs", help="comma-separated corpus program names")
+    parser.add_argument("--quick", action="store_true", help=f"only {', '.join(QUICK)}")
+    parser.add_argument("--detail", action="store_true", help="per-collective tables too")
+    args = parser.parse_args(argv)
+    names = sorted(p.stem for p in CORPUS.glob("*.mlir"))
+    if args.programs:
+        wanted = args.programs.split(",")
+        unknown = sorted(set(wanted) - set(names))
+        if unknown:
+            parser.error(f"no corpus program(s) {', '.join(unknown)}")
+        names = wanted
+    elif args.quick:
+        names = [n for n in names if n in QUICK]
+
+    ours = shardonnay_partitioner()
+    columns: dict[str, Callable[[str], CostReport] | str] = {
+        "Shardy": shardy,
+        "XLA": xla,
+        "shardonnay": ours,
+    }
+    rows = []
+    details = []
+    for name in names:
+        text = (CORPUS / f"{name}.mlir").read_text()
+        cells = {
+            col: measure(fn, text) if callable(fn) else Cell(error="n/a")
+            for col, fn in columns.items()
+        }
+        rows.append((name, cells))
+        if args.detail:
+            for col, cell in cells.items():
+                if cell.report is not None:
+                    details.append(f"== {name}: {col}\n{cell.report.table()}")
+
+    print("bytes received by the busiest device over the program (communicating collectives)")
+    width = max(len("program"), *(len(n) for n in names))
+    widths = {c: max(len(c), *(len(cells[c].text()) for _, cells in rows)) for c in columns}
+    print("  ".join(["program".ljust(width), *(c.ljust(widths[c]) for c in columns)]))
+    print("  ".join(["-" * width, *("-" * widths[c] for c in columns)]))
+    for name, cells in rows:
+        print("  ".join([name.ljust(width), *(cells[c].text().ljust(widths[c]) for c in columns)]))
+    totals = []
+    for c in columns:
+        reports = [cells[c].report for _, cells in rows]
+        if all(r is not None for r in reports):
+            totals.append(f"{sum(r.bytes_received for r in reports)} B".ljust(widths[c]))
+        else:
+            totals.append("-".ljust(widths[c]))
+    print("  ".join(["total".ljust(width), *totals]))
+    for col, fn in columns.items():
+        if not callable(fn):
+            print(f"{col}: n/a: {fn}")
+    for detail in details:
+        print()
+        print(detail)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
