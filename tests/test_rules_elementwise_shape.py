@@ -308,6 +308,38 @@ def test_concatenate(case: tuple[list[tuple[int, ...]], int]) -> None:
     assert "need_replication={" in rules_of(text)[0]
 
 
+# Operands of a concatenate: `a`, `b` (arguments) or slices of them (`sa`, `sb`,
+# and `ssa`, a slice of `sa`). Shardy makes the concatenated dim a permutation
+# factor when the concatenation only reassembles slices of its other operands.
+CONCAT_OF_SLICES = {
+    ("sa", "sb"): "permutation",
+    ("a", "sa"): "permutation",
+    ("sa", "a", "a"): "permutation",
+    ("sa", "sa"): "permutation",
+    ("a", "sb"): "need_replication",
+    ("ssa", "sa", "a"): "need_replication",
+    ("a", "a"): "need_replication",
+    ("a", "b"): "need_replication",
+}
+
+
+@pytest.mark.parametrize("operands", list(CONCAT_OF_SLICES), ids="-".join)
+def test_concatenate_of_slices_is_a_permutation(operands: tuple[str, ...]) -> None:
+    t = tensor_type((4, 8))
+    y = tensor_type((4, 8 * len(operands)))
+    names = {"a": "%arg0", "b": "%arg1", "sa": "%sa", "sb": "%sb", "ssa": "%ssa"}
+    lines = [
+        f"%sa = stablehlo.slice %arg0 [0:4, 0:8] : ({t}) -> {t}",
+        f"%sb = stablehlo.slice %arg1 [0:4, 0:8] : ({t}) -> {t}",
+        f"%ssa = stablehlo.slice %sa [0:4, 0:8] : ({t}) -> {t}",
+        f"%0 = stablehlo.concatenate {', '.join(names[o] for o in operands)}, dim = 1 "
+        f": ({', '.join([t] * len(operands))}) -> {y}",
+    ]
+    text = func([t, t], lines, [("%0", y)])
+    assert_rules_match_shardy(text)
+    assert f"{CONCAT_OF_SLICES[operands]}={{" in rules_of(text)[-1]
+
+
 @SETTINGS
 @given(
     shapes(max_rank=4).flatmap(

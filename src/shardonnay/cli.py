@@ -4,8 +4,8 @@
     shardonnay layout --mesh '<["x"=2, "y"=4]>' --shape 8x6 '<@mesh, [{"x"}, {"y"}]>'
     shardonnay fmt program.mlir [--generic] [--split-input-file]
     shardonnay run program.mlir --seed 0 [--func main]
-    shardonnay propagate program.mlir [--strategy STRATEGY] [--conservative]
-    shardonnay explain program.mlir %12
+    shardonnay propagate program.mlir [--strategy STRATEGY] [--conservative] [--debug-origins]
+    shardonnay explain program.mlir %12 [--why-not AXIS]
     shardonnay opt program.mlir --pass-pipeline 'builtin.module(sdy-aggressive-propagate)'
 
 Errors in the input are printed as `error: ...` (with the source line and a
@@ -113,6 +113,12 @@ def _parser() -> argparse.ArgumentParser:
     )
     propagate.add_argument("input", help="the program file ('-' for stdin)")
     _add_propagation_options(propagate)
+    propagate.add_argument(
+        "--debug-origins",
+        action="store_true",
+        help="note where each axis came from (sdy.sharding_origins, as Shardy's "
+        "debug-sharding-origins=true)",
+    )
     propagate.set_defaults(run=_run_propagate)
 
     explain = commands.add_parser(
@@ -126,6 +132,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     explain.add_argument("input", help="the program file ('-' for stdin)")
     explain.add_argument("value", help="the value, e.g. '%%12' or 'main:%%arg0'")
+    explain.add_argument(
+        "--why-not", metavar="AXIS", help="say why mesh axis AXIS does not shard the value"
+    )
     _add_propagation_options(explain)
     explain.set_defaults(run=_run_explain)
 
@@ -140,6 +149,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     opt.add_argument("input", help="the program file ('-' for stdin)")
     opt.add_argument("--pass-pipeline", required=True, help="'builtin.module(PASS, ...)'")
+    opt.add_argument(
+        "--debug-origins",
+        action="store_true",
+        help="run the propagation passes with debug-sharding-origins=true",
+    )
     opt.add_argument(
         "--split-input-file",
         action="store_true",
@@ -197,6 +211,10 @@ def _run_propagate(args: argparse.Namespace) -> int:
 
     text, source = _read_input(args.input)
     module = parse_module(text, source)
+    if args.debug_origins:
+        from shardonnay.propagation.origins import propagate_with_origins
+
+        propagate = propagate_with_origins
     result = propagate(module, strategy=args.strategy, conservative=args.conservative)
     sys.stdout.write(result.to_text())
     return 0
@@ -211,7 +229,10 @@ def _run_explain(args: argparse.Namespace) -> int:
     explanation = explain_propagation(
         module, strategy=args.strategy, conservative=args.conservative
     )
-    print(explanation.explain(args.value))
+    if args.why_not is not None:
+        print(explanation.why_not(args.value, args.why_not))
+    else:
+        print(explanation.explain(args.value))
     return 0
 
 
@@ -219,7 +240,12 @@ def _run_opt(args: argparse.Namespace) -> int:
     from shardonnay.passes import run_pipeline
 
     modules = _read_modules(args)
-    texts = [run_pipeline(module, args.pass_pipeline).to_text() for module in modules]
+    pipeline = args.pass_pipeline
+    if args.debug_origins:
+        from shardonnay.propagation.origins import with_debug_origins
+
+        pipeline = with_debug_origins(pipeline)
+    texts = [run_pipeline(module, pipeline).to_text() for module in modules]
     sys.stdout.write("// -----\n".join(texts))
     return 0
 

@@ -57,3 +57,8 @@ class IRError(ShardonnayError):
 
 class UnsupportedOpError(ShardonnayError):
     """An op (or an attribute of it) that this part of shardonnay cannot handle."""
+
+
+class PartitionError(ShardonnayError):
+    """A program the partitioner cannot turn into per-device programs (an op
+    whose shardings it cannot realize locally), naming the op and why."""

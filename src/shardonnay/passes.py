@@ -100,6 +100,7 @@ def run_pipeline(module: Module, pipeline: str) -> Module:
 
 
 def _load() -> None:
+    import shardonnay.partition.passes  # (registers the partitioning passes)
     import shardonnay.propagation.passes  # noqa: F401  (registers the propagation passes)
 
 

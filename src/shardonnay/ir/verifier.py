@@ -16,7 +16,9 @@ What is checked: SSA visibility (a value is used after its definition in the
 same block, or defined in an enclosing region, never past an op that is
 isolated from above), terminators of blocks in regions of registered ops,
 `func.return` and `func.call` types, result types against `infer_types`,
-each op's own `verify`, the meshes and validity of sharding attributes, and
+each op's own `verify`, the meshes and validity of sharding attributes (none
+inside an `sdy.manual_computation` uses one of its manual axes), that a rule
+written on an op (`sdy.sharding_rule`) fits its operands and results, and
 the use-lists. Ops that are not registered are checked only for visibility
 and use-lists.
 """
@@ -30,7 +32,9 @@ from shardonnay.ir.core import Block, Func, Module, Op, Region, Value
 from shardonnay.ir.types import FunctionType, TensorType, Type
 from shardonnay.mesh import Mesh
 from shardonnay.ops.registry import is_registered, lookup
-from shardonnay.sharding import TensorSharding, TensorShardingPerValue
+from shardonnay.propagation.rules import RULE_ATTRIBUTE
+from shardonnay.sharding import ManualAxes, TensorSharding, TensorShardingPerValue
+from shardonnay.sharding_rule import OpShardingRule
 
 _TERMINATOR_SUFFIXES = (".return", ".yield")
 _CHECKED_EXCEPTIONS = (KeyError, IndexError, TypeError, ValueError, AttributeError)
@@ -60,6 +64,8 @@ class _Verifier:
         self.ops: set[Op] = set()  # every op in the module
         self.func_name: str | None = None
         self.counter = 0
+        # The axes made manual by the sdy.manual_computation ops around the current op.
+        self.manual_axes: frozenset[str] = frozenset()
 
     # -- driver --------------------------------------------------------------------------
 
@@ -128,18 +134,22 @@ class _Verifier:
         if registered:
             self._registered(op)
         self._shardings(op)
+        self._sharding_rule(op)
         if op.name == "func.func":
             self._function(op)
             return
         isolated = registered and lookup(op.name).isolated_from_above
-        saved = self.visible
+        saved, saved_manual = self.visible, self.manual_axes
         if isolated:
             self.visible = set()
+        manual = op.attributes.get("manual_axes") if op.name == "sdy.manual_computation" else None
+        if isinstance(manual, ManualAxes):
+            self.manual_axes = self.manual_axes | set(manual.names)
         for region in op.regions:
             if region.parent is not op:
                 raise self.fail(op, "a region's parent link does not point at the op")
             self._region(region, op, registered)
-        self.visible = saved
+        self.visible, self.manual_axes = saved, saved_manual
 
     def _region(self, region: Region, op: Op, check_terminators: bool) -> None:
         for block in region.blocks:
@@ -294,13 +304,41 @@ class _Verifier:
             sharding.validate(mesh, shape)
         except ShardonnayError as e:
             raise self.fail(op, f"{what} {sharding} is invalid: {e}") from None
+        bound = next((a.name for a in sharding.all_axes() if a.name in self.manual_axes), None)
+        if bound is not None:
+            raise self.fail(
+                op,
+                f'{what} {sharding} operates on axis "{bound}", which a parent '
+                "sdy.manual_computation already made manual",
+            )
+
+    def _sharding_rule(self, op: Op) -> None:
+        """A rule written on the op (`sdy.sharding_rule`) fits its operands and results."""
+        rule = op.attributes.get(RULE_ATTRIBUTE)
+        if rule is None:
+            return
+        if not isinstance(rule, OpShardingRule):
+            raise self.fail(op, f"{RULE_ATTRIBUTE} is not a #sdy.op_sharding_rule")
+        values = [*op.operands, *op.results]
+        if not all(isinstance(v.type, TensorType) for v in values):
+            raise self.fail(op, f"{RULE_ATTRIBUTE} needs tensor operands and results")
+        try:
+            rule.validate([v.type.shape for v in op.operands], [v.type.shape for v in op.results])
+        except ShardonnayError as e:
+            raise self.fail(op, f"{RULE_ATTRIBUTE} {rule} is invalid: {e}") from None
 
     # -- use-lists -----------------------------------------------------------------------
 
     def _check_use_lists(self) -> None:
+        # Each value's use-list read once, as (owner id, operand index) pairs
+        # (a value used by many ops would otherwise be scanned once per use).
+        listed: dict[Value, set[tuple[int, int]]] = {}
         for op in self.ops:
             for i, v in enumerate(op.operands):
-                if not any(u.owner is op and u.index == i for u in v.uses):
+                uses = listed.get(v)
+                if uses is None:
+                    uses = listed[v] = {(id(u.owner), u.index) for u in v.uses}
+                if (id(op), i) not in uses:
                     raise IRError(f"use-list of {v!r} misses operand {i} of {op.name}")
         for v in self.defined:
             for use in v.uses:

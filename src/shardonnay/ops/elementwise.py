@@ -19,6 +19,7 @@ the dividend, as XLA does); half-precision floats compute in f32 and round.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -326,8 +327,25 @@ def pointwise_rule(
 
         #sdy.op_sharding_rule<([], [i, j], [])->([i, j]) {i=4, j=8}>
     """
-    b = RuleBuilder.for_op(op)
-    kinds = kinds or {}
+    b = RuleBuilder.for_op(op)  # checks that every operand and result is a tensor
+    return _pointwise_rule(
+        tuple(b.operand_shapes),
+        tuple(b.result_shapes),
+        tuple(shape),
+        tuple(sorted((kinds or {}).items())),
+    )
+
+
+@functools.lru_cache(maxsize=1024)
+def _pointwise_rule(
+    operand_shapes: tuple[tuple[int, ...], ...],
+    result_shapes: tuple[tuple[int, ...], ...],
+    shape: tuple[int, ...],
+    kinds: tuple[tuple[int, str], ...],
+) -> OpShardingRule:
+    # Rules are immutable: ops of the same shapes share one.
+    b = RuleBuilder(operand_shapes, result_shapes)
+    kind_of = dict(kinds)
 
     def dims(shapes: list[tuple[int, ...]], d: int) -> list[int | None]:
         return [d if s else None for s in shapes]
@@ -337,7 +355,7 @@ def pointwise_rule(
             dims(b.operand_shapes, d),
             dims(b.result_shapes, d),
             size,
-            kind=kinds.get(d, "pass_through"),
+            kind=kind_of.get(d, "pass_through"),
         )
     return b.build()
 

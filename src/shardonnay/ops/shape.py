@@ -324,11 +324,27 @@ class ConcatenateOp(OpDef):
     def evaluate(self, op: Op, args: list, interp) -> list:
         return [np.concatenate([np.asarray(a) for a in args], axis=int_attr(op, "dimension"))]
 
+    rule_reads_producers = True
+
     def sharding_rule(self, op: Op) -> OpShardingRule:
         """Pointwise over the result; the concatenated dim needs replication:
-        `([i, j], [i, j])->([i, j]) {i=2, j=8} need_replication={j}`."""
+        `([i, j], [i, j])->([i, j]) {i=2, j=8} need_replication={j}`, except
+        when the concatenation only reassembles slices of its other operands
+        (`_reassembles_slices`), where it is a permutation factor:
+        `concatenate(slice(%a), %a)` rotates `%a`'s data between shards."""
         shape = tensor_type(op, op.result_types[0], "the result").shape
-        return pointwise_rule(op, shape, {int_attr(op, "dimension"): "need_replication"})
+        kind = "permutation" if _reassembles_slices(op) else "need_replication"
+        return pointwise_rule(op, shape, {int_attr(op, "dimension"): kind})
+
+
+def _reassembles_slices(op: Op) -> bool:
+    """True when some operand of the concatenate `op` is a `stablehlo.slice`
+    and every operand that is not one is the source of every slice operand
+    (`concat(slice(a), slice(b))`, `concat(slice(a), a)`, not
+    `concat(a, slice(b))` nor `concat(a, b)`)."""
+    slices = [v.op for v in op.operands if v.op is not None and v.op.name == "stablehlo.slice"]
+    others = [v for v in op.operands if v.op is None or v.op.name != "stablehlo.slice"]
+    return bool(slices) and all(s.operands[0] is v for v in others for s in slices)
 
 
 # -- reverse --------------------------------------------------------------------------------------

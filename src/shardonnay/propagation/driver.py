@@ -61,6 +61,7 @@ refer to different meshes.
 from __future__ import annotations
 
 import functools
+import gc
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -74,17 +75,24 @@ from shardonnay.ops.registry import is_registered, lookup
 from shardonnay.propagation.factor_propagation import (
     AggressiveFactorPropagation,
     BasicFactorPropagation,
-    DirectionAlongFactor,
     FactorPropagation,
     PropagationDirection,
     propagate_op,
 )
 from shardonnay.propagation.rules import RuleBuilder, rule_for
 from shardonnay.propagation.sharding_groups import sync_group_members
+from shardonnay.propagation.validation import validate_for_propagation
 from shardonnay.sharding import DimSharding, TensorSharding, TensorShardingPerValue
 from shardonnay.sharding_rule import OpShardingRule
 
-__all__ = ["DataFlowEdge", "add_free_axes", "erase_dead_ops", "erase_manual_axes", "propagate"]
+__all__ = [
+    "DataFlowEdge",
+    "add_free_axes",
+    "erase_dead_ops",
+    "erase_manual_axes",
+    "pausing_cyclic_gc",
+    "propagate",
+]
 
 SHARDING = "sdy.sharding"
 
@@ -107,6 +115,30 @@ _DATA_FLOW_OPS = (
 Strategy = Literal["basic", "aggressive", "op-priority", "user-priority"]
 
 
+def pausing_cyclic_gc(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """`fn` run with Python's cyclic garbage collector paused.
+
+    Copying a module and propagating allocate many small objects that live
+    on; with the collector running, each of its full passes walks all of
+    them (and everything else alive, like an imported jax), which makes a
+    run superlinear in the size of the module. Nothing they allocate forms
+    garbage cycles that must be reclaimed before the run ends.
+    """
+
+    @functools.wraps(fn)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        was_enabled = gc.isenabled()
+        gc.disable()
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            if was_enabled:
+                gc.enable()
+
+    return run
+
+
+@pausing_cyclic_gc
 def propagate(
     module: Module,
     *,
@@ -134,9 +166,23 @@ def propagate(
             f"unknown propagation strategy {strategy!r}; expected basic, aggressive, "
             "op-priority or user-priority"
         )
+    validate_for_propagation(module)
     factor_propagation: FactorPropagation = (
         BasicFactorPropagation() if strategy == "basic" else AggressiveFactorPropagation()
     )
+    return _propagate_copy(
+        module, strategy, factor_propagation, conservative, data_flow_edges, recorder
+    )
+
+
+def _propagate_copy(
+    module: Module,
+    strategy: Strategy,
+    factor_propagation: FactorPropagation,
+    conservative: bool,
+    data_flow_edges: bool,
+    recorder: Any,
+) -> Module:
     copy = module.__class__.__new__(module.__class__)
     _copy_module(module, copy)
     erase_dead_ops(copy, keep_data_flow_ops=data_flow_edges)
@@ -348,8 +394,13 @@ def _is_elementwise(op: Op) -> bool:
     return isinstance(lookup(op.name), ElementwiseOp)
 
 
+@functools.lru_cache(maxsize=4096)
+def _identity_rule_of_shape(shape: tuple[int, ...], operands: int) -> OpShardingRule:
+    return RuleBuilder([shape] * operands, [shape]).add_pointwise(shape).build()
+
+
 def _identity_rule(t: TensorType, operands: int = 1) -> OpShardingRule:
-    return RuleBuilder([t.shape] * operands, [t.shape]).add_pointwise(t.shape).build()
+    return _identity_rule_of_shape(tuple(t.shape), operands)
 
 
 def _walk_block(block: Block) -> Iterator[Op]:
@@ -358,6 +409,28 @@ def _walk_block(block: Block) -> Iterator[Op]:
 
 
 Item = Op | DataFlowEdge
+
+
+class _OpItem:
+    """What propagating through an op needs, read once."""
+
+    __slots__ = ("is_elementwise", "operands", "results", "rule")
+
+    def __init__(
+        self,
+        operands: tuple[Value, ...],
+        results: tuple[Value, ...],
+        rule: OpShardingRule,
+        is_elementwise: bool,
+    ):
+        self.operands = operands
+        self.results = results
+        self.rule = rule
+        self.is_elementwise = is_elementwise
+
+
+# The direction of each factor of a rule.
+Directions = tuple[PropagationDirection, ...]
 
 
 class _Driver:
@@ -382,16 +455,35 @@ class _Driver:
         # Without data-flow edges, the region arguments of a `stablehlo.while`
         # still read and write the sharding of its result.
         self.alias: dict[Value, Value] = {}
+        # The value whose sharding a value reads and writes (an edge target: the
+        # edge's owner; a `while` region argument without edges: the result).
+        self._holder: dict[Value, Value] = {}
         self.rules: dict[Op, OpShardingRule | None] = {}
+        # One rule object per distinct rule, so that equal rules share memo entries.
+        self._distinct_rules: dict[OpShardingRule, OpShardingRule] = {}
+        self._elementwise: dict[Op, bool] = {}
+        self._op_items: dict[Op, _OpItem] = {}
         self.order: list[Item] = []
-        # Per item and factor, the direction to propagate in (None: both ways).
-        self.direction: Callable[[Item, int], PropagationDirection] | None = None
+        self._items: set[Item] = set()
+        # The op-priority stage being run (None: every factor both ways).
+        self.stage: int | None = None
+        # Per item, the direction of each factor of its rule in each stage.
+        self._directions: dict[Item, list[Directions]] = {}
+        self._directions_by_value: dict[Directions, Directions] = {}
+        self._both_ways_by_size: dict[int, Directions] = {}
+        # One sharding object per distinct sharding, and the outcome of each
+        # propagation step by the identities of its inputs (see `_step_outcome`).
+        self._distinct_shardings: dict[TensorSharding, TensorSharding] = {}
+        self._memo: dict[tuple, tuple] = {}
         # Told about every change of a sharding (see `propagate`'s `recorder`).
         self.recorder: Any = None
         self._result_ref: tuple[Func, int] | None = None
         self._current: Item | None = None
         self._step: Any = None
+        self._stack: list[Item] = []
+        self._queued: set[Item] = set()
         self._collect(data_flow_edges)
+        self._items = set(self.order)
         for members in groups:
             for v in members:
                 self.groups[v] = members
@@ -425,6 +517,7 @@ class _Driver:
             for region in op.regions:
                 for arg, result in zip(region.entry.arguments, op.results, strict=True):
                     self.alias[arg] = result
+                    self._holder.setdefault(arg, result)
         yield op
         yield from edges[0]
         for region in op.regions:
@@ -436,12 +529,13 @@ class _Driver:
     def _add_edge(self, edge: DataFlowEdge) -> None:
         for t in edge.targets:
             self.edge_of_target[t] = edge
+            self._holder[t] = edge.owner
         for use in edge.source_uses:
             self.edges_of_source[use] = edge
 
     def _read_result_shardings(self, op: Op) -> None:
         if op.name == "sdy.sharding_constraint":
-            self.shardings[op.results[0]] = op.attributes["sharding"]
+            self.shardings[op.results[0]] = self._distinct(op.attributes["sharding"])
             return
         if op.name in ("sdy.named_computation", "sdy.manual_computation"):
             manual = op.attributes["manual_axes"].names if "manual_axes" in op.attributes else ()
@@ -459,31 +553,47 @@ class _Driver:
         per_value = op.attributes.get(SHARDING)
         for i, r in enumerate(op.results):
             self.shardings[r] = (
-                per_value[i] if isinstance(per_value, TensorShardingPerValue) else None
+                self._distinct(per_value[i])
+                if isinstance(per_value, TensorShardingPerValue)
+                else None
             )
 
     def _rule(self, op: Op) -> OpShardingRule | None:
-        if op not in self.rules:
-            rule = None
-            if all(isinstance(v.type, TensorType) for v in (*op.operands, *op.results)):
-                try:
-                    rule = rule_for(op)
-                except (ShardingError, KeyError):
-                    rule = None
-            self.rules[op] = rule
-        return self.rules[op]
+        try:
+            return self.rules[op]
+        except KeyError:
+            pass
+        rule = None
+        if all(isinstance(v.type, TensorType) for v in (*op.operands, *op.results)):
+            try:
+                rule = rule_for(op)
+            except (ShardingError, KeyError):
+                rule = None
+        if rule is not None:
+            rule = self._distinct_rules.setdefault(rule, rule)
+        self.rules[op] = rule
+        return rule
+
+    def _is_elementwise(self, op: Op) -> bool:
+        try:
+            return self._elementwise[op]
+        except KeyError:
+            return self._elementwise.setdefault(op, _is_elementwise(op))
+
+    def _distinct(self, sharding: TensorSharding) -> TensorSharding:
+        """The one object kept for shardings equal to `sharding`."""
+        return self._distinct_shardings.setdefault(sharding, sharding)
 
     # -- sharding storage ----------------------------------------------------------
 
     def _key(self, v: Value) -> Value:
-        edge = self.edge_of_target.get(v)
-        return edge.owner if edge is not None else self.alias.get(v, v)
+        return self._holder.get(v, v)
 
     def get(self, v: Value) -> TensorSharding | None:
-        return self.shardings.get(self._key(v))
+        return self.shardings.get(self._holder.get(v, v))
 
     def _set(self, v: Value, sharding: TensorSharding) -> None:
-        self.shardings[self._key(v)] = sharding
+        self.shardings[self._holder.get(v, v)] = sharding
 
     # -- the worklist ----------------------------------------------------------------
 
@@ -509,6 +619,8 @@ class _Driver:
             self._set_ref(ref, self._initial_for_priorities(sharding))
         self._propagate_op_priorities()
         for priority in sorted(originals):
+            if self.recorder is not None:
+                self.recorder.priority_round(priority)
             for ref, original in originals[priority]:
                 current = self._get_ref(ref)
                 if current is not None:
@@ -518,16 +630,36 @@ class _Driver:
 
     def _propagate_op_priorities(self) -> None:
         for stage in range(len(_OP_PRIORITY_STAGES)):
-            self.direction = functools.partial(self._op_priority_direction, stage)
+            self.stage = stage
             self._propagate_all()
-        self.direction = None
+        self.stage = None
 
-    def _op_priority_direction(self, stage: int, item: Item, factor: int) -> PropagationDirection:
-        """The union of the directions of stages 0..`stage` for `item`'s `factor`."""
-        direction = PropagationDirection.NONE
-        for heuristic in _OP_PRIORITY_STAGES[: stage + 1]:
-            direction = _union(direction, heuristic(self, item, factor))
-        return direction
+    def _directions_of(self, item: Item, rule: OpShardingRule) -> Directions:
+        """The direction of each factor of `item`'s `rule` in the current stage:
+        both ways outside op-priority propagation, else the union of the
+        directions of stages 0..stage (see `_OP_PRIORITY_STAGES`)."""
+        if self.stage is None:
+            return self._both_ways(rule.num_factors)
+        per_stage = self._directions.get(item)
+        if per_stage is None:
+            per_stage = []
+            directions = (PropagationDirection.NONE,) * rule.num_factors
+            for heuristic in _OP_PRIORITY_STAGES:
+                directions = tuple(map(_union, directions, heuristic(self, item, rule)))
+                per_stage.append(self._distinct_directions(directions))
+            self._directions[item] = per_stage
+        return per_stage[self.stage]
+
+    def _both_ways(self, num_factors: int) -> Directions:
+        both = self._both_ways_by_size.get(num_factors)
+        if both is None:
+            both = self._distinct_directions((PropagationDirection.BOTH,) * num_factors)
+            self._both_ways_by_size[num_factors] = both
+        return both
+
+    def _distinct_directions(self, directions: Directions) -> Directions:
+        """The one object kept for tuples equal to `directions`."""
+        return self._directions_by_value.setdefault(directions, directions)
 
     def _propagate_all(self) -> None:
         self._propagate_func_results()
@@ -559,6 +691,7 @@ class _Driver:
         return func.result_attrs(i).get(SHARDING)
 
     def _set_ref(self, ref: _Ref, sharding: TensorSharding) -> None:
+        sharding = self._distinct(sharding)
         if isinstance(ref, Value):
             self.shardings[ref] = sharding
         else:
@@ -584,31 +717,21 @@ class _Driver:
         )
 
     def _sweep(self) -> bool:
-        stack: list[Item] = list(reversed(self.order))
-        queued: set[int] = {id(item) for item in stack}
-        self._push_fn = lambda item: (
-            None if id(item) in queued else (queued.add(id(item)), stack.append(item))
-        )
+        stack = self._stack = list(reversed(self.order))
+        queued = self._queued = set(stack)
+        visit = self._visit
         changed = False
         while stack:
             item = stack.pop()
-            queued.discard(id(item))
+            queued.discard(item)
             self._current = item
-            changed |= self._visit(item)
+            changed |= visit(item)
         return changed
 
     def _push(self, item: Item) -> None:
-        if item is not self._current and (
-            isinstance(item, DataFlowEdge)
-            or item.name == "sdy.propagation_barrier"
-            or self._rule(item) is not None
-        ):
-            self._push_fn(item)
-
-    def _direction(self, item: Item) -> PropagationDirection | DirectionAlongFactor:
-        if self.direction is None:
-            return PropagationDirection.BOTH
-        return functools.partial(self.direction, item)
+        if item is not self._current and item in self._items and item not in self._queued:
+            self._queued.add(item)
+            self._stack.append(item)
 
     def _visit(self, item: Item) -> bool:
         if isinstance(item, DataFlowEdge):
@@ -616,12 +739,13 @@ class _Driver:
             if not isinstance(t, TensorType):
                 return False
             owner = self.get(item.owner)
+            rule = _identity_rule(t, len(item.sources))
             if item.to_sources is None or owner is None:
                 return self._propagate(
                     item.sources,
                     [item.owner],
-                    _identity_rule(t, len(item.sources)),
-                    self._direction(item),
+                    rule,
+                    self._directions_of(item, rule),
                     False,
                 )
             from_sources = item.from_sources
@@ -633,8 +757,8 @@ class _Driver:
             return self._propagate(
                 item.sources,
                 [item.owner],
-                _identity_rule(t, len(item.sources)),
-                self._direction(item),
+                rule,
+                self._directions_of(item, rule),
                 False,
                 set_results=set_owner,
                 result_shardings=[item.to_sources(owner)],
@@ -642,17 +766,26 @@ class _Driver:
         if item.name == "sdy.propagation_barrier":
             direction = item.attributes["allowed_direction"]
             name = ("NONE", "FORWARD", "BACKWARD", "BOTH")[int(direction.value)]
+            rule = _identity_rule(item.results[0].type)
             return self._propagate(
                 item.operands,
                 item.results,
-                _identity_rule(item.results[0].type),
-                _BARRIER_DIRECTIONS[name],
+                rule,
+                self._distinct_directions((_BARRIER_DIRECTIONS[name],) * rule.num_factors),
                 False,
             )
-        rule = self._rule(item)
-        assert rule is not None
+        op_item = self._op_items.get(item)
+        if op_item is None:
+            rule = self.rules[item]
+            assert rule is not None
+            op_item = _OpItem(item.operands, tuple(item.results), rule, self._is_elementwise(item))
+            self._op_items[item] = op_item
         return self._propagate(
-            item.operands, item.results, rule, self._direction(item), _is_elementwise(item)
+            op_item.operands,
+            op_item.results,
+            op_item.rule,
+            self._directions_of(item, op_item.rule),
+            op_item.is_elementwise,
         )
 
     def _common_mesh(
@@ -679,19 +812,41 @@ class _Driver:
         operands: Sequence[Value],
         results: Sequence[Value],
         rule: OpShardingRule,
-        direction: PropagationDirection | Callable[[int], PropagationDirection],
+        directions: Directions,
         is_elementwise: bool,
         *,
         notify: bool = True,
         set_results: Any = None,
         result_shardings: Sequence[TensorSharding | None] | None = None,
     ) -> bool:
-        old_operands = [self.get(v) for v in operands]
+        """Propagates through one op (or edge, or function result) whose
+        tensors are `operands` and `results`, and records the changes."""
+        shardings, holder = self.shardings, self._holder
+        old_operands = [shardings.get(holder.get(v, v)) for v in operands]
         old_results = (
             list(result_shardings)
             if result_shardings is not None
-            else [self.get(v) for v in results]
+            else [shardings.get(holder.get(v, v)) for v in results]
         )
+        if self.recorder is None:
+            outcome = self._step_outcome(
+                old_operands, old_results, rule, directions, is_elementwise
+            )
+            if outcome is None or not outcome[4]:
+                return False
+            new_operands, new_results, updated_operands, updated_results, _ = outcome
+            for v, new, did in zip(operands, new_operands, updated_operands, strict=True):
+                if did:
+                    self._update(v, new, notify)
+            for i, (v, new, did) in enumerate(
+                zip(results, new_results, updated_results, strict=True)
+            ):
+                if did:
+                    if set_results is None:
+                        self._update(v, new, notify)
+                        continue
+                    set_results(i, new)
+            return True
         common = self._common_mesh([*old_operands, *old_results])
         if common is None:
             return False
@@ -703,7 +858,7 @@ class _Driver:
             mesh,
             ref,
             strategy=self.factor_propagation,
-            direction=direction,
+            direction=directions,
             is_elementwise=is_elementwise,
             conservative=self.conservative,
         )
@@ -718,6 +873,8 @@ class _Driver:
                 [*(self._key(v) for v in operands), *result_refs],
                 [*old_operands, *old_results],
                 rule,
+                mesh=mesh,
+                outcome=step,
             )
         for v, new, did in zip(operands, step.operands, step.updated_operands, strict=True):
             if did:
@@ -731,6 +888,66 @@ class _Driver:
                     continue
                 set_results(i, new)
         return step.any_updated
+
+    def _step_outcome(
+        self,
+        old_operands: list[TensorSharding | None],
+        old_results: list[TensorSharding | None],
+        rule: OpShardingRule,
+        directions: Directions,
+        is_elementwise: bool,
+    ) -> tuple | None:
+        """`propagate_op` on these shardings, remembered: (new operand and
+        result shardings, which operands and results were updated, whether any
+        was); None when the shardings are on different meshes.
+
+        A propagation step is a function of its inputs, so its outcome is kept
+        by the identities of the input objects (each entry keeps them alive,
+        so that an identity is never reused while its entry exists). Equal
+        shardings produced by steps are made one object (`_distinct`), which
+        makes the same step on the same shardings hit the memo.
+        """
+        key = (
+            id(rule),
+            id(directions),
+            is_elementwise,
+            *map(id, old_operands),
+            *map(id, old_results),
+        )
+        entry = self._memo.get(key)
+        if entry is not None:
+            return entry[0]
+        common = self._common_mesh([*old_operands, *old_results])
+        outcome = None
+        if common is not None:
+            ref, mesh = common
+            step = propagate_op(
+                old_operands,
+                old_results,
+                rule,
+                mesh,
+                ref,
+                strategy=self.factor_propagation,
+                direction=directions,
+                is_elementwise=is_elementwise,
+                conservative=self.conservative,
+            )
+            distinct = self._distinct
+            outcome = (
+                [
+                    distinct(s) if did else s
+                    for s, did in zip(step.operands, step.updated_operands, strict=True)
+                ],
+                [
+                    distinct(s) if did else s
+                    for s, did in zip(step.results, step.updated_results, strict=True)
+                ],
+                step.updated_operands,
+                step.updated_results,
+                step.any_updated,
+            )
+        self._memo[key] = (outcome, old_operands, old_results, rule, directions)
+        return outcome
 
     def _update(self, v: Value, sharding: TensorSharding, notify: bool) -> None:
         if self.recorder is not None:
@@ -799,11 +1016,12 @@ class _Driver:
                     attrs[SHARDING] = s
 
                 self._result_ref = (func, i) if self.recorder is not None else None
+                rule = _identity_rule(value.type)
                 self._propagate(
                     [value],
                     [value],
-                    _identity_rule(value.type),
-                    PropagationDirection.BOTH,
+                    rule,
+                    self._both_ways(rule.num_factors),
                     False,
                     notify=False,
                     set_results=set_result,
@@ -951,40 +1169,43 @@ def _pass_through_op(item: Item, allow_multi_use: bool) -> PropagationDirection:
     return PropagationDirection.NONE
 
 
-def _pass_through_ops_single_use(driver: _Driver, item: Item, factor: int) -> PropagationDirection:
+def _pass_through_ops_single_use(driver: _Driver, item: Item, rule: OpShardingRule) -> Directions:
     """Stage 0: elementwise ops, reshapes, transposes and data-flow edges both
     ways, dynamic slices (and their updates) forward only, when no operand
     has other uses."""
-    return _pass_through_op(item, allow_multi_use=False)
+    return (_pass_through_op(item, allow_multi_use=False),) * rule.num_factors
 
 
-def _pass_through_ops(driver: _Driver, item: Item, factor: int) -> PropagationDirection:
+def _pass_through_ops(driver: _Driver, item: Item, rule: OpShardingRule) -> Directions:
     """Stage 1: the same ops, whatever the uses of their operands."""
-    return _pass_through_op(item, allow_multi_use=True)
+    return (_pass_through_op(item, allow_multi_use=True),) * rule.num_factors
 
 
-def _pass_through_factors(driver: _Driver, item: Item, factor: int) -> PropagationDirection:
+def _pass_through_factors(driver: _Driver, item: Item, rule: OpShardingRule) -> Directions:
     """Stage 2: the pass-through factors of every op (broadcasts: backward only)."""
     if isinstance(item, DataFlowEdge):
-        return PropagationDirection.BOTH
-    rule = driver._rule(item)
-    if rule is not None and rule.factor_kind(factor) != "pass_through":
-        return PropagationDirection.NONE
-    if item.name == "stablehlo.broadcast_in_dim":
-        return PropagationDirection.BACKWARD
-    return PropagationDirection.BOTH
+        return (PropagationDirection.BOTH,) * rule.num_factors
+    direction = (
+        PropagationDirection.BACKWARD
+        if item.name == "stablehlo.broadcast_in_dim"
+        else PropagationDirection.BOTH
+    )
+    return tuple(
+        direction if rule.factor_kind(f) == "pass_through" else PropagationDirection.NONE
+        for f in range(rule.num_factors)
+    )
 
 
-def _any_but_broadcast_forward(driver: _Driver, item: Item, factor: int) -> PropagationDirection:
+def _any_but_broadcast_forward(driver: _Driver, item: Item, rule: OpShardingRule) -> Directions:
     """Stage 3: everything, but broadcasts only backward."""
     if not isinstance(item, DataFlowEdge) and item.name == "stablehlo.broadcast_in_dim":
-        return PropagationDirection.BACKWARD
-    return PropagationDirection.BOTH
+        return (PropagationDirection.BACKWARD,) * rule.num_factors
+    return (PropagationDirection.BOTH,) * rule.num_factors
 
 
-def _any(driver: _Driver, item: Item, factor: int) -> PropagationDirection:
+def _any(driver: _Driver, item: Item, rule: OpShardingRule) -> Directions:
     """Stage 4: everything."""
-    return PropagationDirection.BOTH
+    return (PropagationDirection.BOTH,) * rule.num_factors
 
 
 _OP_PRIORITY_STAGES = (

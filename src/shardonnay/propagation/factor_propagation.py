@@ -27,7 +27,7 @@ then the smaller factor index.
 Directions: `PropagationDirection.FORWARD` lets only operands contribute new
 axes and only results change (results still count for conflicts);
 `BACKWARD` the converse; `NONE` propagates nothing. A direction can be given
-per factor with a callable.
+per factor with a callable or a sequence.
 
 `propagate_op` does the whole step for one op: project, propagate, unproject,
 and report which tensors got a new sharding (Shardy's `propagateTensorShardings`).
@@ -79,13 +79,22 @@ class PropagationDirection(enum.Enum):
     BACKWARD = "backward"
     BOTH = "both"
 
+    # Members are singletons: hashing by identity is right, and faster than
+    # Enum's hash of the name (directions key the driver's memo).
+    __hash__ = object.__hash__
 
-DirectionAlongFactor = Callable[[int], PropagationDirection]
+
+# The direction of each factor: a function of the factor, or a sequence.
+DirectionAlongFactor = Callable[[int], PropagationDirection] | Sequence[PropagationDirection]
 
 
-def _direction_fn(direction: PropagationDirection | DirectionAlongFactor) -> DirectionAlongFactor:
+def _direction_fn(
+    direction: PropagationDirection | DirectionAlongFactor,
+) -> Callable[[int], PropagationDirection]:
     if isinstance(direction, PropagationDirection):
         return lambda _factor: direction
+    if isinstance(direction, Sequence):
+        return direction.__getitem__
     return direction
 
 
@@ -484,10 +493,10 @@ def propagate_op(
     one shards something)."""
     strategy = strategy if strategy is not None else AggressiveFactorPropagation()
     along = _direction_fn(direction)
-
-    def direction_of(factor: int) -> PropagationDirection:
-        return PropagationDirection.NONE if rule.is_blocked(factor) else along(factor)
-
+    blocked = rule.blocked_propagation_factors
+    direction_of = tuple(
+        PropagationDirection.NONE if f in blocked else along(f) for f in range(rule.num_factors)
+    )
     projection = ShardingProjection.build(operand_shardings, result_shardings, rule, mesh)
     changed = strategy.propagate(
         projection,

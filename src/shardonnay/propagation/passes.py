@@ -17,6 +17,8 @@ def _propagation_pass(strategy: str):
         from shardonnay.propagation.driver import propagate
 
         conservative = options.get("conservative-propagation", "false") == "true"
+        if options.get("debug-sharding-origins", "false") == "true":
+            from shardonnay.propagation.origins import propagate_with_origins as propagate
         return propagate(
             module, strategy=strategy, conservative=conservative, data_flow_edges=False
         )
@@ -34,7 +36,8 @@ def _pipeline_pass(module: Module, options: dict[str, str]) -> Module:
     from shardonnay.propagation.pipeline import propagation_pipeline
 
     conservative = options.get("conservative-propagation", "false") == "true"
-    return propagation_pipeline(module, conservative=conservative)
+    debug_origins = options.get("debug-sharding-origins", "false") == "true"
+    return propagation_pipeline(module, conservative=conservative, debug_origins=debug_origins)
 
 
 register_pass("sdy-propagation-pipeline")(_pipeline_pass)

@@ -6,16 +6,25 @@ a function named after the Shardy pass it stands for, run in the pipeline's
 order (passes that change nothing shardonnay prints are left out):
 
 import
-    `remove_size_one_axes`, `constant_or_scalar_splitter`,
-    `apply_sharding_constraints`, `sharding_group_import`;
+    `symbol_dce`, `remove_size_one_axes`,
+    `propagate_sharding_from_func_to_call`, `constant_or_scalar_splitter`,
+    `import_func_calls` (every `func.call` becomes an
+    `sdy.named_computation` on its own copy of the callee),
+    `apply_sharding_constraints`, `sharding_group_import`,
+    `pre_order_funcs`;
 propagation
     user-priority propagation (op-priority stages, aggressive factor
     propagation) with data-flow edges (`shardonnay.propagation.driver`);
 export
-    `constant_or_scalar_merger`, `remove_sharding_groups`,
-    `sharding_constraint_to_reshard`,
+    `export_named_computations` (back to calls of private functions),
+    `propagate_to_func_results`, `unflatten_call_graph`, `symbol_dce`,
+    `insert_func_call_reshards`, `constant_or_scalar_merger`,
+    `remove_sharding_groups`, `sharding_constraint_to_reshard`,
     `update_non_divisible_input_output_shardings`,
-    `remove_sub_axes_in_input_output_shardings`, `close_shardings`.
+    `remove_sub_axes_in_input_output_shardings`, `close_shardings`,
+    explicit reshards.
+
+The call steps live in `shardonnay.propagation.call_graph`.
 
 >>> from shardonnay.syntax.mlir_reader import parse_module
 >>> module = parse_module('''
@@ -48,7 +57,18 @@ from shardonnay.ir.types import TensorType
 from shardonnay.mesh import Mesh
 from shardonnay.ops.elementwise import ElementwiseOp
 from shardonnay.ops.registry import is_registered, lookup
-from shardonnay.propagation.driver import erase_dead_ops, propagate
+from shardonnay.propagation.call_graph import (
+    export_named_computations,
+    import_func_calls,
+    insert_func_call_reshards,
+    pre_order_funcs,
+    propagate_sharding_from_func_to_call,
+    propagate_to_func_results,
+    symbol_dce,
+    unflatten_call_graph,
+)
+from shardonnay.propagation.driver import erase_dead_ops, pausing_cyclic_gc, propagate
+from shardonnay.propagation.validation import validate_for_propagation
 from shardonnay.sharding import DimSharding, TensorSharding, TensorShardingPerValue
 
 __all__ = [
@@ -69,25 +89,65 @@ SHARDING = "sdy.sharding"
 Transform = Callable[[TensorSharding], TensorSharding]
 
 
-def propagation_pipeline(module: Module, *, conservative: bool = False) -> Module:
+@pausing_cyclic_gc
+def propagation_pipeline(
+    module: Module,
+    *,
+    conservative: bool = False,
+    debug_origins: bool = False,
+    debug_edges: bool = False,
+) -> Module:
     """A copy of `module` after Shardy's `sdy-propagation-pipeline` (see the
     module docstring). `conservative`: never split an axis into sub-axes
-    while propagating (`conservative-propagation=true`)."""
+    while propagating (`conservative-propagation=true`). `debug_origins`:
+    note where each axis came from (`debug-sharding-origins=true`, see
+    `shardonnay.propagation.origins`); `debug_edges`: note the steps that
+    carried each axis (`debug-propagation-edge-sharding=true`)."""
+    validate_for_propagation(module, groups_merged=False, warn=False)
     module = _copy(module)
+    symbol_dce(module)
     lift_inlined_meshes(module)
     remove_size_one_axes(module)
+    propagate_sharding_from_func_to_call(module)
     constant_or_scalar_splitter(module)
+    import_func_calls(module)
     apply_sharding_constraints(module)
     sharding_group_import(module)
+    pre_order_funcs(module)
+    recorder = None
+    if debug_origins or debug_edges:
+        from shardonnay.propagation.origins import Recorder, name_origin_sources
+
+        if debug_origins:
+            name_origin_sources(module)
+        recorder = Recorder()
     module = propagate(
-        module, strategy="user-priority", conservative=conservative, data_flow_edges=True
+        module,
+        strategy="user-priority",
+        conservative=conservative,
+        data_flow_edges=True,
+        recorder=recorder,
     )
+    if recorder is not None:
+        from shardonnay.propagation.origins import save_origins
+
+        save_origins(
+            recorder, sink_named_computations=False, origins=debug_origins, edges=debug_edges
+        )
+    export_named_computations(module)
+    propagate_to_func_results(module)
+    unflatten_call_graph(module)
+    symbol_dce(module)
+    insert_func_call_reshards(module)
     constant_or_scalar_merger(module)
     remove_sharding_groups(module)
     sharding_constraint_to_reshard(module)
     update_non_divisible_input_output_shardings(module)
     remove_sub_axes_in_input_output_shardings(module)
     close_shardings(module)
+    from shardonnay.partition.explicit_reshards import insert_explicit_reshards
+
+    insert_explicit_reshards(module, full_version=False)
     canonicalize(module)
     return module
 
@@ -250,6 +310,7 @@ def constant_or_scalar_splitter(module: Module) -> None:
         constant_set: set[Op] = set()
         expansions: list[Op] = []
         expansion_set: set[Op] = set()
+        edits = _BlockEdits()
         for op in _walk_func(func):
             if op.name == "sdy.sharding_group":
                 continue
@@ -263,16 +324,54 @@ def constant_or_scalar_splitter(module: Module) -> None:
                 continue
             for i, v in enumerate(op.operands):
                 if v.op is not None and (v.op in constant_set or v.op in expansion_set):
-                    op.set_operand(i, _clone_sub_computation(v))
+                    op.set_operand(i, _clone_sub_computation(v, edits))
         for op in [*expansions, *reversed(constants)]:
             users = [u for r in op.results for u in r.users]
             if all(u.name == "sdy.sharding_group" for u in users):
                 for u in users:
-                    u.erase()
-                op.erase()
+                    edits.erase(u)
+                edits.erase(op)
+        edits.apply()
 
 
-def _clone_sub_computation(value: Value) -> Value:
+class _BlockEdits:
+    """Insertions before ops and erasures of ops, written to the op lists of
+    their blocks at once by `apply` (one pass per block: inserting or erasing
+    one at a time scans the block's list each time, quadratic in its length).
+    Until then, an inserted op already has its block as parent, and an erased
+    op has no parent and no uses of its operands."""
+
+    def __init__(self) -> None:
+        self.before: dict[Op, list[Op]] = {}
+        self.blocks: dict[int, Block] = {}
+
+    def insert_before(self, anchor: Op, op: Op) -> None:
+        block = anchor.parent
+        assert block is not None
+        op.parent = block
+        self.before.setdefault(anchor, []).append(op)
+        self.blocks[id(block)] = block
+
+    def erase(self, op: Op) -> None:
+        block = op.parent
+        assert block is not None
+        self.blocks[id(block)] = block
+        op.parent = None  # `Op.erase` then leaves the block's list alone
+        op.erase()
+
+    def apply(self) -> None:
+        for block in self.blocks.values():
+            ops: list[Op] = []
+            for op in block.ops:
+                ops.extend(new for new in self.before.get(op, ()) if new.parent is block)
+                if op.parent is block:
+                    ops.append(op)
+            block.ops[:] = ops
+        self.before.clear()
+        self.blocks.clear()
+
+
+def _clone_sub_computation(value: Value, edits: _BlockEdits) -> Value:
     if _is_scalar(value):
         return value
     mapping: dict[Value, Value] = {}
@@ -285,11 +384,10 @@ def _clone_sub_computation(value: Value) -> Value:
         for operand in op.operands:
             if operand.op is not None:
                 clone(operand)
-        block = op.parent
-        block.insert_before(op, op.clone(mapping))
+        edits.insert_before(op, op.clone(mapping))
         for user in v.users:
             if user.name == "sdy.sharding_group":
-                block.insert_before(op, user.clone(mapping))
+                edits.insert_before(op, user.clone(mapping))
 
     clone(value)
     return mapping[value]
@@ -297,14 +395,19 @@ def _clone_sub_computation(value: Value) -> Value:
 
 def _sharding_of(v: Value) -> TensorSharding | None:
     if v.op is not None:
-        per_value = v.op.attributes.get(SHARDING)
         if v.op.name == "sdy.sharding_constraint":
             return v.op.attributes["sharding"]
+        key = "out_shardings" if v.op.name == "sdy.named_computation" else SHARDING
+        per_value = v.op.attributes.get(key)
         return per_value[v.index] if isinstance(per_value, TensorShardingPerValue) else None
     func = _func_of_argument(v)
     if func is not None:
         s = func.arg_attrs(v.index).get(SHARDING)
         return s if isinstance(s, TensorSharding) else None
+    named = _named_computation_of_argument(v)
+    if named is not None:
+        in_shardings = named.attributes.get("in_shardings")
+        return in_shardings[v.index] if in_shardings is not None else None
     owner = _edge_owner_of_block_argument(v)
     return _sharding_of(owner) if owner is not None else None
 
@@ -323,7 +426,17 @@ _DATA_FLOW_RESULT_OPS = (
     "stablehlo.case",
     "stablehlo.if",
     "stablehlo.optimization_barrier",
+    "sdy.named_computation",
 )
+
+
+def _named_computation_of_argument(v: Value) -> Op | None:
+    block = v.defining
+    if isinstance(block, Block):
+        parent = block.parent_op
+        if parent is not None and parent.name == "sdy.named_computation":
+            return parent
+    return None
 
 
 def _edge_owner_of_block_argument(v: Value) -> Value | None:
@@ -338,7 +451,10 @@ def _edge_owner_of_block_argument(v: Value) -> Value | None:
 def _is_data_flow_target(v: Value) -> bool:
     if v.op is not None:
         return v.op.name in _DATA_FLOW_RESULT_OPS
-    return _edge_owner_of_block_argument(v) is not None
+    return (
+        _edge_owner_of_block_argument(v) is not None
+        or _named_computation_of_argument(v) is not None
+    )
 
 
 def _is_shardable(v: Value) -> bool:
@@ -403,14 +519,17 @@ def apply_sharding_constraints(module: Module) -> None:
     gives its sharding to its input, when the input has none and no other
     sharding constraint (or manual computation) with a different sharding
     uses it. An input tied to others by a data-flow edge (results of
-    control-flow ops, arguments of a while's regions) keeps its own sharding:
-    the constraint moves right after it and takes all its uses instead.
+    control-flow ops and named computations, arguments of a while's regions
+    and of a named computation) keeps its own sharding: the constraint moves
+    right after it (after those moved there for the values of the same op
+    with lower indices) and takes all its uses instead.
 
     A chain of constraints `y = c1(x); z = c2(y)` whose head's input `x` has
     no sharding and no other constraint, and whose members but the tail have
     one use, first gets the later uses of `x` (in the tail's block, other
     than `return`) redirected to the tail `z`.
     """
+    moved: set[Op] = set()
     for op in [o for o in module.walk() if o.name == "sdy.sharding_constraint"]:
         tail = _chain_tail(op)
         source = op.operands[0]
@@ -428,7 +547,8 @@ def apply_sharding_constraints(module: Module) -> None:
         if not _should_apply(source, sharding):
             continue
         if _is_data_flow_target(source):
-            _move_after_value(op, source)
+            _move_after_value(op, source, moved)
+            moved.add(op)
             for use in list(source.uses):
                 if use.owner is not op:
                     use.owner.set_operand(use.index, op.results[0])
@@ -451,18 +571,31 @@ def _should_apply(v: Value, sharding: TensorSharding) -> bool:
     return True
 
 
-def _move_after_value(op: Op, v: Value) -> None:
+def _move_after_value(op: Op, v: Value, moved: set[Op]) -> None:
+    """Moves `op` right after `v`'s definition (the start of the block for a
+    block argument), past the constraints in `moved` on the same op's values
+    of lower index (Shardy puts each after the data-flow edge op of its value;
+    a while's region arguments have none)."""
     block = op.parent
     assert block is not None
     block.ops.remove(op)
     if v.op is not None:
         target = v.op.parent
         assert target is not None
-        target.insert(target.ops.index(v.op) + 1, op)
+        position = target.ops.index(v.op) + 1
+        siblings = v.op.results
     else:
-        target_block = v.defining
-        assert isinstance(target_block, Block)
-        target_block.insert(0, op)
+        target = v.defining
+        assert isinstance(target, Block)
+        position = 0
+        siblings = target.arguments if _named_computation_of_argument(v) is not None else []
+    while position < len(target.ops):
+        other = target.ops[position]
+        source = other.operands[0] if other in moved else None
+        if source is None or source not in siblings or source.index >= v.index:
+            break
+        position += 1
+    target.insert(position, op)
 
 
 def sharding_group_import(module: Module) -> None:
@@ -496,6 +629,7 @@ def constant_or_scalar_merger(module: Module) -> None:
     same scalar to the same type with equal attributes."""
     constants: dict[tuple, Op] = {}
     broadcasts: dict[tuple, Op] = {}
+    edits = _BlockEdits()
     for op in list(_post_order(module)):
         if op.name in ("sdy.constant", "stablehlo.constant"):
             key: tuple = (op.name, _attr_key(op), id(op.parent))
@@ -508,7 +642,8 @@ def constant_or_scalar_merger(module: Module) -> None:
         kept = cache.setdefault(key, op)
         if kept is not op:
             op.results[0].replace_all_uses_with(kept.results[0])
-            op.erase()
+            edits.erase(op)
+    edits.apply()
 
 
 def _attr_key(op: Op) -> str:
@@ -575,15 +710,25 @@ def evenly_sharded(sharding: TensorSharding, shape: tuple[int, ...], mesh: Mesh)
 
 def update_non_divisible_input_output_shardings(module: Module) -> None:
     """`sdy-update-non-divisible-input-output-shardings`: the shardings of
-    function arguments and results keep only what divides their dims evenly
-    (see `evenly_sharded`)."""
+    function arguments and results, and of `func.call` results, keep only
+    what divides their dims evenly (see `evenly_sharded`)."""
+
+    def even(s: TensorSharding, t) -> TensorSharding:
+        return evenly_sharded(s, t.shape, _mesh(module, s)) if isinstance(t, TensorType) else s
+
     for func in module.functions:
         for key, types in (("arg_attrs", func.type.inputs), ("res_attrs", func.type.results)):
             attrs_list = func.op.attributes.get(key) or [{}] * len(types)
             for attrs, t in zip(attrs_list, types, strict=True):
                 s = attrs.get(SHARDING)
-                if isinstance(s, TensorSharding) and isinstance(t, TensorType):
-                    attrs[SHARDING] = evenly_sharded(s, t.shape, _mesh(module, s))
+                if isinstance(s, TensorSharding):
+                    attrs[SHARDING] = even(s, t)
+    for call in module.walk():
+        per_value = call.attributes.get(SHARDING) if call.name == "func.call" else None
+        if isinstance(per_value, TensorShardingPerValue):
+            call.attributes[SHARDING] = TensorShardingPerValue(
+                tuple(even(s, r.type) for s, r in zip(per_value, call.results, strict=True))
+            )
 
 
 def remove_sub_axes_in_input_output_shardings(module: Module) -> None:

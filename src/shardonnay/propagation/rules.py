@@ -68,7 +68,46 @@ def rule_for(op: Op) -> OpShardingRule | None:
     user = _USER_RULES.get(op.name)
     if user is not None:
         return user(op)
-    return lookup(op.name).sharding_rule(op)
+    op_def = lookup(op.name)
+    key = _rule_key(op, op_def)
+    if key is None:
+        return op_def.sharding_rule(op)
+    try:
+        return _BUILT_RULES[key]
+    except KeyError:
+        pass
+    rule = op_def.sharding_rule(op)
+    if len(_BUILT_RULES) >= _MAX_BUILT_RULES:
+        _BUILT_RULES.clear()
+    _BUILT_RULES[key] = rule
+    return rule
+
+
+# The rules of the ops' definitions, by what they are computed from: the op's
+# definition, operand and result types and attributes (but its sharding). Ops
+# with regions are left out (a rule might look into them), as are ops with an
+# attribute that cannot be hashed, and ops whose definition says its rule looks
+# at the ops producing its operands (`rule_reads_producers = True`).
+_BUILT_RULES: dict[tuple, OpShardingRule | None] = {}
+_MAX_BUILT_RULES = 4096
+_NOT_IN_RULE_KEY = ("sdy.sharding",)
+
+
+def _rule_key(op: Op, op_def: object) -> tuple | None:
+    if op.regions or getattr(op_def, "rule_reads_producers", False):
+        return None
+    key = (
+        op_def,
+        op.name,
+        tuple(v.type for v in op.operands),
+        tuple(r.type for r in op.results),
+        tuple(item for item in op.attributes.items() if item[0] not in _NOT_IN_RULE_KEY),
+    )
+    try:
+        hash(key)
+    except TypeError:
+        return None
+    return key
 
 
 def populate_rules(module: Module) -> Module:

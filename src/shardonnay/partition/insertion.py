@@ -1,0 +1,66 @@
+"""Creating the ops resharding inserts, and placing them as MLIR's rewriter does.
+
+An op is placed right before another (an operand's reshard), right after
+another (a result's reshard; several in a row keep their order when each goes
+after the previous one), or right after the definition of a value (at the
+start of its block for a block argument).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from shardonnay.axes import AxisRef
+from shardonnay.ir.core import Block, Op, Value
+from shardonnay.ops.sdy_collectives import AxisRefList
+from shardonnay.sharding import TensorSharding
+
+__all__ = [
+    "all_reduce",
+    "insert_after",
+    "insert_after_value",
+    "insert_before",
+    "replace_uses_except",
+    "reshard",
+]
+
+
+def reshard(value: Value, sharding: TensorSharding) -> Op:
+    """`sdy.reshard %value <sharding>` (not placed yet)."""
+    return Op("sdy.reshard", [value], [value.type], {"sharding": sharding})
+
+
+def all_reduce(value: Value, axes: Sequence[AxisRef], out_sharding: TensorSharding) -> Op:
+    """`sdy.all_reduce {axes} %value out_sharding=<...>` (not placed yet)."""
+    return Op(
+        "sdy.all_reduce",
+        [value],
+        [value.type],
+        {"reduction_axes": AxisRefList(tuple(axes)), "out_sharding": out_sharding},
+    )
+
+
+def insert_before(anchor: Op, op: Op) -> Op:
+    assert anchor.parent is not None
+    return anchor.parent.insert_before(anchor, op)
+
+
+def insert_after(anchor: Op, op: Op) -> Op:
+    block = anchor.parent
+    assert block is not None
+    return block.insert(block.ops.index(anchor) + 1, op)
+
+
+def insert_after_value(value: Value, op: Op) -> Op:
+    if value.op is not None:
+        return insert_after(value.op, op)
+    block = value.defining
+    assert isinstance(block, Block)
+    return block.insert(0, op)
+
+
+def replace_uses_except(value: Value, replacement: Value, keep: Op) -> None:
+    """Every use of `value` but those by `keep` now uses `replacement`."""
+    for use in list(value.uses):
+        if use.owner is not keep:
+            use.owner.set_operand(use.index, replacement)

@@ -1,0 +1,316 @@
+"""Shardy's collectives on global values, as StableHLO collectives on local ones.
+
+Each `sdy.<collective>` of the global program becomes what Shardy's
+`sdy-convert-global-to-local` emits for it, on the mesh's device ids
+(`use_global_device_ids`, a fresh channel per collective):
+
+- `sdy.all_gather [{}, {"x"}]`: `stablehlo.all_gather` along dim 1 among the
+  devices that differ only along "x"; gathering along several dims at once is
+  one all_gather of a new leading dim, then reshape/transpose/reshape;
+- `sdy.all_slice`: a `stablehlo.dynamic_slice` at offsets read from a table
+  indexed by `partition_id`;
+- `sdy.all_to_all [{"x"}: 0->1]`: `stablehlo.all_to_all` splitting dim 1 and
+  concatenating dim 0 (several parameters: one all_to_all of a leading dim);
+- `sdy.collective_permute`: `stablehlo.collective_permute` sending each
+  device's shard to the device that holds it under the new sharding;
+- `sdy.all_reduce {"x"}`: `stablehlo.all_reduce` (a sum, or the reduction of
+  the op whose partial results it combines, see `reduction_of`);
+- `sdy.reduce_scatter`: `stablehlo.reduce_scatter` along one dim, or an
+  all_reduce and a dynamic_slice for several.
+
+Replica groups list, per group, the devices in the order of their shard index
+along the axes; groups come in the order of their first device, e.g. on
+`<["x"=2, "y"=4]>` the axes `{"x"}` give `[[0, 4], [1, 5], [2, 6], [3, 7]]`
+and `{"y", "x"}` give `[[0, 4, 1, 5, 2, 6, 3, 7]]`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import pairwise
+
+import numpy as np
+
+from shardonnay.axes import AxisRef
+from shardonnay.ir.attributes import UNIT, DenseElementsAttr
+from shardonnay.ir.core import Op, Value
+from shardonnay.ir.types import TensorType
+from shardonnay.mesh import Mesh
+from shardonnay.partition.local_context import (
+    LocalContext,
+    axes_index,
+    axes_size,
+    partition_error,
+)
+from shardonnay.sharding import TensorSharding
+
+# -- device groups -----------------------------------------------------------------------------
+
+
+def replica_groups(axes: Sequence[AxisRef], mesh: Mesh) -> list[list[int]]:
+    """The groups of device ids that differ only along `axes`, each in shard-index order.
+
+    >>> replica_groups([AxisRef("x")], Mesh({"x": 2, "y": 2}))
+    [[0, 2], [1, 3]]
+    """
+    groups: dict[tuple[int, ...], dict[int, tuple[int, int]]] = {}
+    for flat, device in enumerate(mesh.device_list):
+        groups.setdefault(_coordinates_off(device, axes, mesh), {})[
+            axes_index(device, axes, mesh)
+        ] = (flat, device)
+    ordered = sorted(groups.values(), key=lambda members: min(f for f, _ in members.values()))
+    return [[members[i][1] for i in sorted(members)] for members in ordered]
+
+
+def _coordinates_off(device: int, axes: Sequence[AxisRef], mesh: Mesh) -> tuple[int, ...]:
+    """The device's mesh coordinates with the parts along `axes` set to zero."""
+    coords = list(mesh.coords_of(device))
+    for axis in axes:
+        i = mesh.axis_index(axis.name)
+        stride = mesh.axis_size(axis.name) // axis.next_pre_size(mesh)
+        coords[i] -= axis.coordinate(coords[i], mesh) * stride
+    return tuple(coords)
+
+
+def atomic_axes(axes: Sequence[AxisRef], mesh: Mesh) -> list[AxisRef]:
+    """Every mesh axis cut at the sub-axis boundaries that `axes` use, in mesh
+    order, major parts first (Shardy's `getOrderedAxisRefs`).
+
+    >>> [str(a) for a in atomic_axes([AxisRef.sub("y", 1, 2)], Mesh({"x": 2, "y": 4}))]
+    ['"x"', '"y":(1)2', '"y":(2)2']
+    """
+    out = []
+    for name, size in mesh.axes:
+        cuts = {1, size}
+        for a in axes:
+            if a.name == name and a.sub_axis is not None:
+                cuts |= {a.pre_size, a.pre_size * a.sub_axis[1]}
+        points = sorted(cuts)
+        if len(points) == 2:
+            out.append(AxisRef(name))
+            continue
+        out += [AxisRef.sub(name, lo, hi // lo) for lo, hi in pairwise(points)]
+    return out
+
+
+def permute_pairs(
+    source: TensorSharding, target: TensorSharding, mesh: Mesh
+) -> list[tuple[int, int]]:
+    """(source, target) device pairs moving every shard of `source` to the
+    device that holds it under `target` (Shardy's pairing of replicas)."""
+    used = [a for s in (source, target) for d in s.dims for a in d.axes]
+    atoms = atomic_axes(used, mesh)
+
+    def ordered(sharding: TensorSharding) -> list[AxisRef]:
+        axes: list[AxisRef] = []
+        for dim in sharding.dims:
+            for axis in dim.axes:
+                axes += [a for a in atoms if axis.contains(a) and a not in axes]
+        return axes + [a for a in atoms if a not in axes]
+
+    source_axes, target_axes = ordered(source), ordered(target)
+    holder = {axes_index(d, target_axes, mesh): d for d in range(mesh.size)}
+    return [(d, holder[axes_index(d, source_axes, mesh)]) for d in range(mesh.size)]
+
+
+# -- lowering -----------------------------------------------------------------------------------
+
+
+def all_gather(ctx: LocalContext, op: Op, x: Value) -> Value:
+    lists = op.attributes["gathering_axes"].lists
+    dims = [d for d, axes in enumerate(lists) if axes]
+    if len(dims) <= 1:
+        for dim in reversed(dims):
+            groups = replica_groups(lists[dim], ctx.mesh)
+            shape = list(x.type.shape)
+            shape[dim] *= len(groups[0])
+            x = ctx.value(
+                "stablehlo.all_gather",
+                [x],
+                x.type.with_shape(tuple(shape)),
+                {
+                    "all_gather_dim": ctx.i64_attr(dim),
+                    "channel_handle": ctx.channel_handle(),
+                    "replica_groups": ctx.groups_attr(groups),
+                    "use_global_device_ids": UNIT,
+                },
+            )
+        return _checked(ctx, op, x)
+    local = x.type.shape
+    factors = [axes_size(lists[d], ctx.mesh) for d in dims]
+    groups = replica_groups([a for d in dims for a in lists[d]], ctx.mesh)
+    x = ctx.reshape(x, (1, *local))
+    x = ctx.value(
+        "stablehlo.all_gather",
+        [x],
+        x.type.with_shape((len(groups[0]), *local)),
+        {
+            "all_gather_dim": ctx.i64_attr(0),
+            "channel_handle": ctx.channel_handle(),
+            "replica_groups": ctx.groups_attr(groups),
+            "use_global_device_ids": UNIT,
+        },
+    )
+    x = ctx.reshape(x, (*factors, *local))
+    permutation: list[int] = []
+    for i in range(len(local)):
+        if i in dims:
+            permutation.append(dims.index(i))
+        permutation.append(i + len(dims))
+    x = ctx.transpose(x, permutation)
+    final = list(local)
+    for d, f in zip(dims, factors, strict=True):
+        final[d] *= f
+    return _checked(ctx, op, ctx.reshape(x, final))
+
+
+def all_slice(ctx: LocalContext, op: Op, x: Value) -> Value:
+    local = ctx.local_type(op.results[0], op)
+    lists = op.attributes["slicing_axes"].lists
+    return ctx.dynamic_slice_for_axes(x, lists, local)
+
+
+def all_to_all(ctx: LocalContext, op: Op, x: Value) -> Value:
+    params = op.attributes["params"].params
+    shape = list(x.type.shape)
+    if len(params) == 1:
+        (param,) = params
+        groups = replica_groups(param.axes, ctx.mesh)
+        count = len(groups[0])
+        if shape[param.tgt_dim] % count:
+            raise partition_error(op, "dimension not divisible by num devices per group")
+        shape[param.src_dim] *= count
+        shape[param.tgt_dim] //= count
+        result = ctx.value(
+            "stablehlo.all_to_all",
+            [x],
+            x.type.with_shape(tuple(shape)),
+            {
+                "channel_handle": ctx.channel_handle(),
+                "concat_dimension": ctx.i64_attr(param.src_dim),
+                "replica_groups": ctx.groups_attr(groups),
+                "split_count": ctx.i64_attr(count),
+                "split_dimension": ctx.i64_attr(param.tgt_dim),
+            },
+        )
+        return _checked(ctx, op, result)
+    return _checked(ctx, op, _all_to_all_params(ctx, op, x, params))
+
+
+def _all_to_all_params(ctx: LocalContext, op: Op, x: Value, params) -> Value:
+    """Several parameters: split every target dim into (devices, rest), move
+    the device factors to one leading dim, exchange it, and merge them into
+    their source dims."""
+    shape = x.type.shape
+    rank = len(shape)
+    by_target = sorted(params, key=lambda p: p.tgt_dim)
+    counts = [axes_size(p.axes, ctx.mesh) for p in by_target]
+    split_shape: list[int] = []
+    front: list[int] = []
+    for i in range(rank):
+        k = next((k for k, p in enumerate(by_target) if p.tgt_dim == i), None)
+        if k is None:
+            split_shape.append(shape[i])
+            continue
+        if shape[i] % counts[k]:
+            raise partition_error(
+                op, "dynamic shape or dimension not divisible by num devices per param"
+            )
+        front.append(len(split_shape))
+        split_shape += [counts[k], shape[i] // counts[k]]
+    permutation = front + [i for i in range(len(split_shape)) if i not in front]
+    split = ctx.transpose(ctx.reshape(x, split_shape), permutation)
+    groups = replica_groups([a for p in by_target for a in p.axes], ctx.mesh)
+    count = len(groups[0])
+    leading = ctx.reshape(split, (count, *split.type.shape[len(params) :]))
+    exchanged = ctx.value(
+        "stablehlo.all_to_all",
+        [leading],
+        leading.type,
+        {
+            "channel_handle": ctx.channel_handle(),
+            "concat_dimension": ctx.i64_attr(0),
+            "replica_groups": ctx.groups_attr(groups),
+            "split_count": ctx.i64_attr(count),
+            "split_dimension": ctx.i64_attr(0),
+        },
+    )
+    unsplit = ctx.reshape(exchanged, split.type.shape)
+    back = [i + len(params) for i in range(rank)]
+    for k, param in enumerate(by_target):
+        back.insert(back.index(param.src_dim + len(params)), k)
+    moved = ctx.transpose(unsplit, back)
+    final: list[int] = []
+    moved_shape = moved.type.shape
+    i = 0
+    while i < len(moved_shape):
+        if back[i] < len(params):
+            final.append(moved_shape[i] * moved_shape[i + 1])
+            i += 2
+        else:
+            final.append(moved_shape[i])
+            i += 1
+    return ctx.reshape(moved, final)
+
+
+def collective_permute(ctx: LocalContext, op: Op, x: Value, source: TensorSharding) -> Value:
+    target = op.attributes["out_sharding"]
+    pairs = permute_pairs(source, target, ctx.mesh)
+    attr = DenseElementsAttr.from_numpy(np.array(pairs), TensorType((len(pairs), 2), "i64"))
+    result = ctx.value(
+        "stablehlo.collective_permute",
+        [x],
+        x.type,
+        {"channel_handle": ctx.channel_handle(), "source_target_pairs": attr},
+    )
+    return _checked(ctx, op, result)
+
+
+def all_reduce(ctx: LocalContext, op: Op, x: Value, reduction: str) -> Value:
+    axes = op.attributes["reduction_axes"].axes
+    groups = replica_groups(axes, ctx.mesh)
+    result_type = ctx.local_type(op.results[0], op)
+    attributes = {
+        "channel_handle": ctx.channel_handle(),
+        "replica_groups": ctx.groups_attr(groups),
+        "use_global_device_ids": UNIT,
+    }
+    region = ctx.binary_region(result_type.element_type, reduction)
+    return ctx.op("stablehlo.all_reduce", [x], [result_type], attributes, [region]).results[0]
+
+
+def reduce_scatter(ctx: LocalContext, op: Op, x: Value) -> Value:
+    lists = op.attributes["reduce_scatter_axes"].lists
+    dims = [d for d, axes in enumerate(lists) if axes]
+    local = ctx.local_type(op.results[0], op)
+    element = x.type.element_type
+    if len(dims) == 1:
+        groups = replica_groups(lists[dims[0]], ctx.mesh)
+        attributes = {
+            "channel_handle": ctx.channel_handle(),
+            "replica_groups": ctx.groups_attr(groups),
+            "scatter_dimension": ctx.i64_attr(dims[0]),
+            "use_global_device_ids": UNIT,
+        }
+        region = ctx.binary_region(element, "stablehlo.add")
+        return ctx.op("stablehlo.reduce_scatter", [x], [local], attributes, [region]).results[0]
+    groups = replica_groups([a for d in dims for a in lists[d]], ctx.mesh)
+    attributes = {
+        "channel_handle": ctx.channel_handle(),
+        "replica_groups": ctx.groups_attr(groups),
+        "use_global_device_ids": UNIT,
+    }
+    region = ctx.binary_region(element, "stablehlo.add")
+    reduced = ctx.op("stablehlo.all_reduce", [x], [x.type], attributes, [region]).results[0]
+    return ctx.dynamic_slice_for_axes(reduced, lists, local)
+
+
+def _checked(ctx: LocalContext, op: Op, result: Value) -> Value:
+    expected = ctx.local_type(op.results[0], op)
+    if result.type != expected:
+        raise partition_error(
+            op,
+            f"the collective yields {result.type} per device but its result sharding "
+            f"{op.attributes['out_sharding']} needs {expected}",
+        )
+    return result
