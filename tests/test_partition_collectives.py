@@ -131,7 +131,7 @@ def test_all_gather_on_an_uneven_dim_fetches_the_edge_the_group_lacks():
     # 5 rows on 4 shards: [0,2) [2,4) [4,5) [] ; on 2 shards: [0,3) [3,5).
     # The second pair of devices holds rows 4 and nothing, but needs row 3 too.
     mesh = Mesh({"x": 2, "y": 2})
-    exchange = run(AllGather([("y",), ()]), S('<@mesh, [{"x", "y"}]>'), mesh, (5,))
+    exchange = run(AllGather([("y",)]), S('<@mesh, [{"x", "y"}]>'), mesh, (5,))
     assert exchange.bytes_received(2) == 4  # row 3, from device 1 outside its group
     assert exchange.bytes_received(3) == 8  # rows 3 and 4
 
@@ -301,7 +301,7 @@ def _named(sharding: TensorSharding) -> TensorSharding:
 
 
 def _module(mesh: Mesh, operand: TensorSharding, op_text: str) -> str:
-    ty = "tensor<8x8x8xf32>"[: 0] or "tensor<" + "x".join(["8"] * operand.rank + ["f32"]) + ">"
+    ty = "tensor<" + "x".join(["8"] * operand.rank + ["f32"]) + ">"
     return (
         f"sdy.mesh @mesh = {mesh}\n"
         f"func.func @main(%arg0: {ty} {{sdy.sharding = {operand}}}) -> {ty} {{\n"
@@ -336,8 +336,8 @@ def our_verdict(mesh, operand, collective, result) -> str | None:
 
 
 def _oracle_cases(seed: int, count: int):
-    """(mesh, operand, collective, claimed result): half the rule's own result,
-    half the result of another collective (mostly wrong)."""
+    """(mesh, operand, collective, claimed result): the rule's own result, the
+    result of another collective, or a random sharding (mostly wrong)."""
     rng = random.Random(seed)
     out = []
     for operand, mesh, collective, _ in random_cases(seed, count):
@@ -347,12 +347,15 @@ def _oracle_cases(seed: int, count: int):
             continue
         operand = _named(operand)
         result = collective.result_sharding(operand, mesh)
-        if rng.random() < 0.5:
+        draw = rng.random()
+        if draw < 0.35:
             other = random_collective(rng, operand, mesh)
             try:
                 result = other.result_sharding(operand, mesh) if other else result
             except PartitionError:
                 pass
+        elif draw < 0.6:
+            result = random_sharding(rng, mesh, operand.rank)
         if isinstance(collective, CollectivePermute):
             collective = CollectivePermute(result)
         out.append((mesh, operand, collective, _named(result)))
@@ -365,8 +368,9 @@ UNREDUCED_DEVIATIONS = ("unreduced", "is not an unreduced axis", "differs from t
 @pytest.mark.oracle
 def test_the_rule_agrees_with_shardys_verifier():
     pytest.importorskip("jax")
-    agree = 0
-    for mesh, operand, collective, result in _oracle_cases(11, 300):
+    cases = _oracle_cases(11, 500)
+    verdicts = []
+    for mesh, operand, collective, result in cases:
         theirs = shardy_verdict(mesh, operand, collective, result)
         ours = our_verdict(mesh, operand, collective, result)
         if theirs is not None:
@@ -374,8 +378,9 @@ def test_the_rule_agrees_with_shardys_verifier():
         elif ours is not None:
             # stricter than Shardy only about unreduced axes (see the deviations below)
             assert any(w in ours for w in UNREDUCED_DEVIATIONS), (collective, operand, ours)
-        agree += ours == theirs
-    assert agree > 200
+        verdicts.append((theirs is None, ours is None))
+    assert len(cases) > 250
+    assert verdicts.count((True, True)) > 80 and verdicts.count((False, False)) > 80
 
 
 @pytest.mark.oracle

@@ -436,3 +436,15 @@ def test_spoiled_annotations_raise_only_typed_errors(chunk: int) -> None:
             except ShardonnayError:
                 raised += 1
     assert raised >= ran // 2, f"only {raised} of {ran} spoiled programs were rejected"
+
+
+def test_the_cli_prints_a_warning_as_one_line(tmp_path, capsys) -> None:
+    from shardonnay.cli import main
+
+    path = tmp_path / "kernel.mlir"
+    path.write_text(
+        CUSTOM_CALL.replace("stablehlo.custom_call @my_kernel(%arg0)", '"mydialect.kernel"(%arg0)')
+    )
+    assert main(["propagate", str(path)]) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and err[0].startswith("warning: ") and "mydialect.kernel" in err[0]

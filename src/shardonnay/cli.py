@@ -18,6 +18,7 @@ import argparse
 import hashlib
 import re
 import sys
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -38,13 +39,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 0
     try:
-        return args.run(args)
+        with warnings.catch_warnings():
+            warnings.showwarning = _print_warning
+            return args.run(args)
     except ShardonnayError as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
     except OSError as e:
         print(f"error: {e.filename}: {e.strerror}", file=sys.stderr)
         return 1
+
+
+def _print_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    """Warnings (e.g. Shardy's propagation warnings) as one `warning:` line."""
+    print(f"warning: {message}", file=sys.stderr)
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -134,7 +134,8 @@ class Collective:
                 f"{operand.rank}"
             )
         expected = self._verified_expectation(operand, result, mesh)
-        for dim, (want, got) in enumerate(zip(expected.dims, result.dims, strict=True)):
+        for dim in self._compared_dims(result.rank):
+            want, got = expected.dims[dim], result.dims[dim]
             if want.axes != got.axes:
                 raise self._error(
                     f"result sharding doesn't match expected sharding {axes_text(want.axes)} "
@@ -146,6 +147,10 @@ class Collective:
     def _verified_expectation(self, operand, result, mesh) -> TensorSharding:
         """The result sharding this op must have (checks before the comparison)."""
         return self.result_sharding(operand, mesh)
+
+    def _compared_dims(self, rank: int) -> list[int]:
+        """The order in which Shardy compares the result's dims with the expected ones."""
+        return list(range(rank))
 
     def _unreduced_message(self, expected: TensorSharding) -> str:
         return f"result unreduced axes should be {{{', '.join(map(str, expected.unreduced))}}}"
@@ -329,6 +334,10 @@ class AllToAll(Collective):
 
     def axes_attribute(self) -> AllToAllParamList:
         return AllToAllParamList(self.params)
+
+    def _compared_dims(self, rank: int) -> list[int]:
+        moved = [d for p in self.params for d in (p.src_dim, p.tgt_dim)]
+        return moved + [d for d in range(rank) if d not in moved]
 
     def _expected(self, operand, mesh):
         if not self.params:
@@ -592,12 +601,20 @@ class ReplicatedToUnreduced(Collective):
         keys = [a.mesh_sort_key(mesh) for a in self.axes]
         if keys != sorted(keys):
             raise AxisListError("r2u axes are not ordered w.r.t. mesh")
+        for axis in self.axes:
+            if any(axis.overlaps(a) for a in operand.unreduced):
+                raise AxisListError(f"r2u axis {axis} overlaps with operand unreduced axes")
         _check_reduction(operand, self.reduction)
         unreduced = mesh_ordered(operand.unreduced + self.axes, mesh)
         return [d.axes for d in operand.dims], unreduced, self.reduction
 
     def _unreduced_message(self, expected):
         return "out_unreduced_axes should be in_unreduced_axes + r2u_axes"
+
+    def _verified_expectation(self, operand, result, mesh) -> TensorSharding:
+        if [d.axes for d in operand.dims] != [d.axes for d in result.dims]:
+            raise self._error("input and output must share the same dimension shardings")
+        return self.result_sharding(operand, mesh)
 
     def _build(self, operand, result, mesh, result_mesh, shape, itemsize):
         held = regions(shape, operand, mesh)

@@ -414,7 +414,7 @@ Item = Op | DataFlowEdge
 class _OpItem:
     """What propagating through an op needs, read once."""
 
-    __slots__ = ("is_elementwise", "operands", "results", "rule")
+    __slots__ = ("is_elementwise", "operands", "results", "rule", "stage_directions")
 
     def __init__(
         self,
@@ -427,6 +427,8 @@ class _OpItem:
         self.results = results
         self.rule = rule
         self.is_elementwise = is_elementwise
+        # Per op-priority stage, the direction of each factor (once needed).
+        self.stage_directions: list[Directions] | None = None
 
 
 # The direction of each factor of a rule.
@@ -642,13 +644,17 @@ class _Driver:
             return self._both_ways(rule.num_factors)
         per_stage = self._directions.get(item)
         if per_stage is None:
-            per_stage = []
-            directions = (PropagationDirection.NONE,) * rule.num_factors
-            for heuristic in _OP_PRIORITY_STAGES:
-                directions = tuple(map(_union, directions, heuristic(self, item, rule)))
-                per_stage.append(self._distinct_directions(directions))
-            self._directions[item] = per_stage
+            per_stage = self._directions[item] = self._stage_directions(item, rule)
         return per_stage[self.stage]
+
+    def _stage_directions(self, item: Item, rule: OpShardingRule) -> list[Directions]:
+        """The directions of `item`'s factors in each op-priority stage."""
+        per_stage = []
+        directions = (PropagationDirection.NONE,) * rule.num_factors
+        for heuristic in _OP_PRIORITY_STAGES:
+            directions = tuple(map(_union, directions, heuristic(self, item, rule)))
+            per_stage.append(self._distinct_directions(directions))
+        return per_stage
 
     def _both_ways(self, num_factors: int) -> Directions:
         both = self._both_ways_by_size.get(num_factors)
@@ -780,11 +786,17 @@ class _Driver:
             assert rule is not None
             op_item = _OpItem(item.operands, tuple(item.results), rule, self._is_elementwise(item))
             self._op_items[item] = op_item
+        if self.stage is None:
+            directions = self._both_ways(op_item.rule.num_factors)
+        else:
+            if op_item.stage_directions is None:
+                op_item.stage_directions = self._stage_directions(item, op_item.rule)
+            directions = op_item.stage_directions[self.stage]
         return self._propagate(
             op_item.operands,
             op_item.results,
             op_item.rule,
-            self._directions_of(item, op_item.rule),
+            directions,
             op_item.is_elementwise,
         )
 
@@ -1190,9 +1202,13 @@ def _pass_through_factors(driver: _Driver, item: Item, rule: OpShardingRule) -> 
         if item.name == "stablehlo.broadcast_in_dim"
         else PropagationDirection.BOTH
     )
+    special = {
+        *rule.reduction_factors,
+        *rule.need_replication_factors,
+        *rule.permutation_factors,
+    }  # the factors whose kind is not pass-through
     return tuple(
-        direction if rule.factor_kind(f) == "pass_through" else PropagationDirection.NONE
-        for f in range(rule.num_factors)
+        PropagationDirection.NONE if f in special else direction for f in range(rule.num_factors)
     )
 
 

@@ -64,7 +64,7 @@ from shardonnay.propagation.projection import (
     TensorFactorShardings,
     axis_list_prefix_status,
 )
-from shardonnay.sharding import TensorSharding
+from shardonnay.sharding import TensorSharding, TensorShardingPerValue
 from shardonnay.sharding_rule import OpShardingRule
 
 __all__ = [
@@ -73,6 +73,7 @@ __all__ = [
     "Recorder",
     "ShardingOrigins",
     "Step",
+    "debug_recorder",
     "name_origin_sources",
     "propagate_with_edges",
     "propagate_with_origins",
@@ -150,6 +151,7 @@ class Recorder:
     initial_origins: OriginMap = field(default_factory=dict)
     group_copies: list[Change] = field(default_factory=list)
     rounds: list[tuple[int, int]] = field(default_factory=list)
+    first_step: int = 0
     names: tuple[dict[Op, str], dict[Op, str]] = field(default_factory=lambda: ({}, {}))
 
     def start(self, module: Module, driver: Any) -> None:
@@ -586,11 +588,10 @@ def propagation_edges(recorder: Recorder) -> dict[Any, PropagationEdges]:
     `DataFlowEdge`, or a function's `func.func` op for its results): every
     axis each step gave a tensor and the tensor it came from.
 
-    As in Shardy, an axis reaching a value a second time (`add %a, %a`, or
-    a later step) is not noted again, and a function's result steps all
-    count as steps of its result 0 (and of the value returned there)."""
+    As in Shardy, a function's result steps all count as steps of its
+    result 0, where an axis is noted only the first time."""
     per_item: dict[Any, tuple[Step, dict[AxisRef, list[_Edge]]]] = {}
-    number = 0
+    number = recorder.first_step
     for step in recorder.steps:
         outcome = step.outcome
         if outcome is None or step.mesh is None or not outcome.any_updated:
@@ -612,7 +613,8 @@ def _edges_attr(
 ) -> PropagationEdges:
     n = len(step.rule.operand_mappings)
     values = step_values(recorder, step)
-    if isinstance(step.item, tuple):  # Shardy names the returned value 0
+    func_results = isinstance(step.item, tuple)
+    if func_results:  # Shardy takes the value returned at 0 for every result
         values = [recorder.driver._key(step.item[0].return_op.operands[0])] * len(values)
 
     def node(t: int) -> str:
@@ -622,7 +624,7 @@ def _edges_attr(
     for axis, edges in axes.items():
         seen: set[Value] = set()
         for number, source, target in edges:
-            if values[target] in seen:
+            if func_results and values[target] in seen:
                 continue
             seen.add(values[target])
             _, targets = by_step.setdefault(number, {}).setdefault(axis, (source, []))
@@ -641,6 +643,49 @@ def _edges_attr(
             for number, per_axis in sorted(by_step.items())
         )
     )
+
+
+def debug_recorder(module: Module, *, origins: bool, edges: bool) -> Recorder:
+    """A `Recorder` for Shardy's pipeline with `debug-sharding-origins` and/or
+    `debug-propagation-edge-sharding`, on `module` after
+    `sdy-apply-sharding-constraints` and before propagation: it names the
+    constraints and manual computations (`name_origin_sources`) and, for
+    edges, notes what `sdy-apply-sharding-constraints` did as Shardy does:
+    each constraint that gave its sharding to its input is a step (numbered
+    first) whose edges bring its axes from `result-0` to `operand-0`."""
+    if origins:
+        name_origin_sources(module)
+    recorder = Recorder()
+    if not edges:
+        return recorder
+    for op in _post_order(module):
+        if op.name != "sdy.sharding_constraint" or not _gave_its_sharding(op):
+            continue
+        axes = sorted(op.attributes["sharding"].dim_axes(), key=lambda a: a.name)
+        if axes:
+            entries = tuple((a, "result-0", ("operand-0",)) for a in axes)
+            op.attributes[EDGES] = PropagationEdges(((recorder.first_step, entries),))
+        recorder.first_step += 1
+    return recorder
+
+
+def _gave_its_sharding(op: Op) -> bool:
+    """Whether `sdy-apply-sharding-constraints` set the sharding of the input
+    of the constraint `op` (fully closed, now the input's own sharding)."""
+    sharding: TensorSharding = op.attributes["sharding"]
+    if not all(d.is_closed for d in sharding.dims):
+        return False
+    v = op.operands[0]
+    if v.op is not None:
+        if v.op.name in _DATA_FLOW_OPS:
+            return False
+        per_value = v.op.attributes.get(SHARDING)
+        return isinstance(per_value, TensorShardingPerValue) and per_value[v.index] == sharding
+    parent = v.defining.parent_op if v.defining is not None else None
+    if parent is None or parent.name != "func.func":
+        return False
+    attrs = parent.attributes.get("arg_attrs")
+    return attrs is not None and attrs[v.index].get(SHARDING) == sharding
 
 
 def _save_edges(recorder: Recorder, sink: bool, named_computations: bool) -> None:

@@ -116,11 +116,9 @@ def propagation_pipeline(
     pre_order_funcs(module)
     recorder = None
     if debug_origins or debug_edges:
-        from shardonnay.propagation.origins import Recorder, name_origin_sources
+        from shardonnay.propagation.origins import debug_recorder
 
-        if debug_origins:
-            name_origin_sources(module)
-        recorder = Recorder()
+        recorder = debug_recorder(module, origins=debug_origins, edges=debug_edges)
     module = propagate(
         module,
         strategy="user-priority",

@@ -52,7 +52,15 @@ from shardonnay.runtime.interpreter import Interpreter
 from shardonnay.sharding import DimSharding, TensorSharding
 from shardonnay.sharding_rule import OpShardingRule, factor_symbol
 
-__all__ = ["RuleError", "check_rule", "reduction_kind"]
+__all__ = [
+    "RuleError",
+    "check_rule",
+    "compare_results",
+    "local_copy",
+    "random_operands",
+    "reduction_kind",
+    "run_op",
+]
 
 _AXIS_NAMES = ("a", "b", "c")
 # The one op of a reduction body, and the reduction it makes of partial results.
@@ -140,14 +148,14 @@ def _check_once(
             f"\n  results: {', '.join(map(str, out_shardings))}"
         )
 
-    args = _random_operands(op, kind if reduction_axes else None, rng)
-    expected = _run(interp, op, args)
-    local_op = _local_copy(op, in_shardings, out_shardings, mesh)
+    args = random_operands(op, kind if reduction_axes else None, rng)
+    expected = run_op(interp, op, args)
+    local_op = local_copy(op, in_shardings, out_shardings, mesh)
     per_device: list[dict[int, np.ndarray]] = [{} for _ in op.results]
     buffers = [shard(a, s, mesh) for a, s in zip(args, in_shardings, strict=True)]
     for device in mesh.device_list:
         try:
-            results = _run(interp, local_op, [b[device] for b in buffers])
+            results = run_op(interp, local_op, [b[device] for b in buffers])
         except ShardonnayError as e:
             raise RuleError(f"{describe()}\n  device {device} cannot run its shard: {e}") from e
         for i, r in enumerate(results):
@@ -157,16 +165,16 @@ def _check_once(
             got = unshard(per_device[i], s, mesh, want.shape)
         except LayoutError as e:
             raise RuleError(f"{describe()}\n  result {i}: {e}") from e
-        _compare(want, got, f"{describe()}\n  result {i}")
+        compare_results(want, got, f"{describe()}\n  result {i}")
 
 
-def _run(interp: Interpreter, op: Op, args: Sequence[np.ndarray]) -> list:
+def run_op(interp: Interpreter, op: Op, args: Sequence[np.ndarray]) -> list:
     env: dict[Value, np.ndarray] = dict(zip(op.operands, args, strict=True))
     interp.evaluate(op, env)
     return [env[r] for r in op.results]
 
 
-def _compare(want: np.ndarray, got: np.ndarray, where: str) -> None:
+def compare_results(want: np.ndarray, got: np.ndarray, where: str) -> None:
     if np.issubdtype(want.dtype, np.inexact):
         scale = float(np.max(np.abs(want), initial=1.0)) if want.size else 1.0
         scale = scale if np.isfinite(scale) else 1.0
@@ -232,7 +240,7 @@ def _contiguous(rule: OpShardingRule, axes, dims, sizes: dict[str, int]) -> bool
     return True
 
 
-def _random_operands(op: Op, kind: str | None, rng: np.random.Generator) -> list[np.ndarray]:
+def random_operands(op: Op, kind: str | None, rng: np.random.Generator) -> list[np.ndarray]:
     """Normal floats, small integers, random bools; the init values of a
     reduction whose partial results get combined are its identity."""
     out = []
@@ -268,7 +276,7 @@ def _identity(kind: str, dtype: np.dtype):
 # -- the per-device op -------------------------------------------------------------------------
 
 
-def _local_copy(
+def local_copy(
     op: Op, in_shardings: list[TensorSharding], out_shardings: list[TensorSharding], mesh: Mesh
 ) -> Op:
     """A clone of `op` on per-device operand and result types (attributes that

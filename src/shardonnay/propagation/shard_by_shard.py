@@ -65,11 +65,11 @@ from shardonnay.mesh import Mesh
 from shardonnay.propagation.projection import ShardingProjection
 from shardonnay.propagation.rule_check import (
     RuleError,
-    _compare,
-    _local_copy,
-    _random_operands,
-    _run,
+    compare_results,
+    local_copy,
+    random_operands,
     reduction_kind,
+    run_op,
 )
 from shardonnay.propagation.rules import rule_for
 from shardonnay.runtime.interpreter import Interpreter
@@ -329,19 +329,19 @@ def _run_shard_by_shard(
     rng: np.random.Generator,
     kind: str | None,
 ) -> LocalCheck:
-    args = _random_operands(op, kind, rng)
+    args = random_operands(op, kind, rng)
     try:
         with np.errstate(all="ignore"):
-            expected = _run(interpreter, op, args)
+            expected = run_op(interpreter, op, args)
     except ShardonnayError as e:
         return LocalCheck(Verdict.NOT_RUN, f"the interpreter cannot run it alone: {e}")
-    local_op = _local_copy(op, in_shardings, out_shardings, mesh)
+    local_op = local_copy(op, in_shardings, out_shardings, mesh)
     buffers = [shard(a, s, mesh) for a, s in zip(args, in_shardings, strict=True)]
     per_device: list[dict[int, np.ndarray]] = [{} for _ in op.results]
     for device in mesh.device_list:
         try:
             with np.errstate(all="ignore"):
-                results = _run(interpreter, local_op, [b[device] for b in buffers])
+                results = run_op(interpreter, local_op, [b[device] for b in buffers])
         except ShardonnayError as e:
             return LocalCheck(Verdict.DIFFERS, f"device {device} cannot run its shard: {e}")
         for i, r in enumerate(results):
@@ -349,7 +349,7 @@ def _run_shard_by_shard(
     for i, (want, s) in enumerate(zip(expected, out_shardings, strict=True)):
         try:
             got = unshard(per_device[i], s, mesh, want.shape)
-            _compare(want, got, f"result {i}")
+            compare_results(want, got, f"result {i}")
         except (LayoutError, RuleError) as e:
             return LocalCheck(Verdict.DIFFERS, str(e))
     return LocalCheck(Verdict.MATCHES)
