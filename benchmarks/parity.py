@@ -4,6 +4,7 @@
     python benchmarks/parity.py --programs 500 --passes sdy-aggressive-propagate
     python benchmarks/parity.py --max-ops 6 --show 20 --first-seed 1000
     python benchmarks/parity.py --exclude stablehlo.while,sdy.sharding_group
+    python benchmarks/parity.py --conservative --passes sdy-aggressive-propagate
 
 For every seed, `tests/program_generator.random_program(seed, max_ops=...)` draws
 an annotated program; each pass runs in Shardy (through MLIR inside jaxlib,
@@ -18,6 +19,8 @@ first mismatching seeds, each with its first differing value::
     sdy-basic-propagate           2000       2000      31000/31000      100.00%
 
 A program on which shardonnay raises counts as a mismatch (all its values).
+With `--conservative`, every pass runs with `conservative-propagation=true`
+(no axis is split into sub-axes while propagating).
 """
 
 from __future__ import annotations
@@ -160,6 +163,11 @@ def main(argv: list[str] | None = None) -> int:
         "(e.g. stablehlo.while,sdy.sharding_group)",
     )
     parser.add_argument("--seeds-only", action="store_true", help="print mismatching seeds only")
+    parser.add_argument(
+        "--conservative",
+        action="store_true",
+        help="run every pass with conservative-propagation=true",
+    )
     args = parser.parse_args(argv)
 
     passes = [p.strip() for p in args.passes.split(",") if p.strip()]
@@ -171,7 +179,8 @@ def main(argv: list[str] | None = None) -> int:
         if any(name in text for name in excluded):
             continue
         for p in passes:
-            tallies[p].add(seed, compare(text, f"builtin.module({p})"))
+            options = "{conservative-propagation=true}" if args.conservative else ""
+            tallies[p].add(seed, compare(text, f"builtin.module({p}{options})"))
     elapsed = time.perf_counter() - start
 
     if args.seeds_only:

@@ -38,8 +38,9 @@ def all_shardings(mesh: Mesh, rank: int, *, unreduced: bool = True) -> list[Tens
     slots = ["replicated"] + (["unreduced"] if unreduced else []) + list(range(rank))
     out = []
     for assignment in itertools.product(slots, repeat=len(names)):
-        per_dim = [[n for n, s in zip(names, assignment, strict=True) if s == j]
-                   for j in range(rank)]  # fmt: skip
+        per_dim = [
+            [n for n, s in zip(names, assignment, strict=True) if s == j] for j in range(rank)
+        ]
         pending = tuple(n for n, s in zip(names, assignment, strict=True) if s == "unreduced")
         for orders in itertools.product(*(itertools.permutations(d) for d in per_dim)):
             out.append(TensorSharding.from_axes(mesh, list(orders), unreduced=pending))
@@ -83,7 +84,7 @@ def other_mesh(rng: random.Random, mesh: Mesh) -> Mesh:
     renamed = [{f"m{k}": s for k, s in enumerate(a.values())} for a in choices]
     ids = list(range(n))
     rng.shuffle(ids)
-    axes = rng.choice(renamed + [dict(mesh.axes)])
+    axes = rng.choice([*renamed, dict(mesh.axes)])
     return Mesh(axes, None if ids == sorted(ids) else ids)
 
 
@@ -108,9 +109,11 @@ def random_sharding(
                 append_or_merge(out, a, mesh)
             merged.append(DimSharding(tuple(out)))
         sharding = TensorSharding(
-            mesh, tuple(merged), unreduced=tuple(mesh_ordered(unreduced, mesh)),
+            mesh,
+            tuple(merged),
+            unreduced=tuple(mesh_ordered(unreduced, mesh)),
             reduction=reduction,
-        )  # fmt: skip
+        )
         try:
             sharding.validate(mesh)
         except ShardingError:
@@ -162,8 +165,9 @@ def check_plan(plan, data: np.ndarray | None = None) -> None:
     for device, buffer in expected.items():
         assert out[device].shape == buffer.shape, (device, plan)
     if plan.dst.unreduced:
-        np.testing.assert_array_equal(unshard(out, plan.dst, dst_mesh, plan.global_shape), x,
-                                      err_msg=str(plan))  # fmt: skip
+        np.testing.assert_array_equal(
+            unshard(out, plan.dst, dst_mesh, plan.global_shape), x, err_msg=str(plan)
+        )
     else:
         for device, buffer in expected.items():
             np.testing.assert_array_equal(out[device], buffer, err_msg=f"{device}\n{plan}")

@@ -1,5 +1,6 @@
 """shardonnay: axis-based tensor sharding on named device meshes (Shardy's model)."""
 
+from shardonnay import partition  # the package, callable: `shardonnay.partition(module)`
 from shardonnay.axes import AxisRef
 from shardonnay.errors import (
     InvalidAttributeError,
@@ -10,8 +11,10 @@ from shardonnay.errors import (
 )
 from shardonnay.ir import Func, Module
 from shardonnay.mesh import Mesh
+from shardonnay.partition.program import check
 from shardonnay.propagation.driver import propagate
 from shardonnay.runtime.interpreter import run
+from shardonnay.runtime.simulator import simulate
 from shardonnay.sharding import DimSharding, ManualAxes, TensorSharding, TensorShardingPerValue
 from shardonnay.sharding_rule import OpShardingRule
 from shardonnay.syntax.mlir_reader import parse_module, parse_modules
@@ -34,8 +37,11 @@ __all__ = [
     "TensorSharding",
     "TensorShardingPerValue",
     "__version__",
+    "check",
     "parse_module",
     "parse_modules",
+    "partition",
     "propagate",
     "run",
+    "simulate",
 ]

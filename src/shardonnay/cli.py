@@ -5,8 +5,10 @@
     shardonnay fmt program.mlir [--generic] [--split-input-file]
     shardonnay run program.mlir --seed 0 [--func main]
     shardonnay propagate program.mlir [--strategy STRATEGY] [--conservative] [--debug-origins]
+        [--debug-edges]
     shardonnay explain program.mlir %12 [--why-not AXIS]
     shardonnay opt program.mlir --pass-pipeline 'builtin.module(sdy-aggressive-propagate)'
+    shardonnay partition program.mlir [--report] [--simulate [--seed N]] [--no-propagate]
 
 Errors in the input are printed as `error: ...` (with the source line and a
 caret for syntax errors) and exit with status 1, without a traceback.
@@ -127,6 +129,12 @@ def _parser() -> argparse.ArgumentParser:
         help="note where each axis came from (sdy.sharding_origins, as Shardy's "
         "debug-sharding-origins=true)",
     )
+    propagate.add_argument(
+        "--debug-edges",
+        action="store_true",
+        help="note the steps that carried each axis (sdy.propagation_edges, as Shardy's "
+        "debug-propagation-edge-sharding=true)",
+    )
     propagate.set_defaults(run=_run_propagate)
 
     explain = commands.add_parser(
@@ -134,8 +142,11 @@ def _parser() -> argparse.ArgumentParser:
         help="show where the propagated sharding of a value came from",
         description=(
             "Propagate the shardings of an MLIR program and print, for one value (named as "
-            "in the propagated program: '%%12' in @main, or 'func:%%name'), its sharding and, "
-            "for each axis, the annotation it came from and the ops that carried it."
+            "in the propagated program: '%12' in @main, or 'func:%name'), its sharding and, "
+            "for each axis, the annotation it came from and the ops that carried it (split or "
+            "merged sub-axes, data-flow edges, named and manual computations, sharding groups, "
+            "user-priority rounds), where its replicated and unreduced axes came from, and "
+            "Shardy's sharding origins; or, with --why-not, why an axis does not shard it."
         ),
     )
     explain.add_argument("input", help="the program file ('-' for stdin)")
@@ -168,6 +179,52 @@ def _parser() -> argparse.ArgumentParser:
         help="the file holds several modules separated by '// -----' lines",
     )
     opt.set_defaults(run=_run_opt)
+
+    partition = commands.add_parser(
+        "partition",
+        help="partition a program and print the program of one device",
+        description=(
+            "Propagate the shardings of an MLIR program, partition it as Shardy does (explicit "
+            "reshards, reshards to collectives) and print the program every device runs, with "
+            "StableHLO collectives. The report and the comparison print after it as '//' "
+            "comments."
+        ),
+    )
+    partition.add_argument("input", help="the program file ('-' for stdin)")
+    partition.add_argument(
+        "--report",
+        action="store_true",
+        help="print the collectives (bytes per device, mesh axes, alpha-beta time) and the "
+        "peak memory per device",
+    )
+    partition.add_argument(
+        "--simulate",
+        action="store_true",
+        help="run the partitioned program on every device on random inputs and compare each "
+        "output with the unpartitioned program's (status 1 when one differs)",
+    )
+    partition.add_argument("--seed", type=int, default=0, help="seed of the random inputs")
+    partition.add_argument(
+        "--rtol", type=float, default=1e-5, help="relative tolerance of --simulate (1e-5)"
+    )
+    partition.add_argument(
+        "--atol",
+        type=float,
+        help="absolute tolerance of --simulate (default: sqrt(eps) times the output's largest "
+        "magnitude)",
+    )
+    partition.add_argument(
+        "--no-propagate",
+        action="store_true",
+        help="partition the shardings as written, without Shardy's propagation pipeline",
+    )
+    partition.add_argument(
+        "--global",
+        dest="global_program",
+        action="store_true",
+        help="print the global program with explicit sdy collectives instead",
+    )
+    partition.set_defaults(run=_run_partition)
     return parser
 
 
@@ -219,10 +276,14 @@ def _run_propagate(args: argparse.Namespace) -> int:
 
     text, source = _read_input(args.input)
     module = parse_module(text, source)
-    if args.debug_origins:
+    if args.debug_origins or args.debug_edges:
+        from functools import partial
+
         from shardonnay.propagation.origins import propagate_with_origins
 
-        propagate = propagate_with_origins
+        propagate = partial(
+            propagate_with_origins, origins=args.debug_origins, edges=args.debug_edges
+        )
     result = propagate(module, strategy=args.strategy, conservative=args.conservative)
     sys.stdout.write(result.to_text())
     return 0
@@ -255,6 +316,42 @@ def _run_opt(args: argparse.Namespace) -> int:
         pipeline = with_debug_origins(pipeline)
     texts = [run_pipeline(module, pipeline).to_text() for module in modules]
     sys.stdout.write("// -----\n".join(texts))
+    return 0
+
+
+def _run_partition(args: argparse.Namespace) -> int:
+    from shardonnay.errors import CheckError
+    from shardonnay.ir.verifier import verify
+    from shardonnay.partition.global_to_local import convert_global_to_local
+    from shardonnay.partition.program import check, describe_costs, explicit_collectives
+    from shardonnay.syntax.mlir_reader import parse_module
+
+    text, source = _read_input(args.input)
+    module = parse_module(text, source)
+    verify(module)
+    propagate = not args.no_propagate
+    result = failure = None
+    if args.simulate:
+        try:
+            result = check(module, args.seed, rtol=args.rtol, atol=args.atol, propagate=propagate)
+        except CheckError as e:
+            if e.result is None:
+                raise
+            result, failure = e.result, e
+        explicit, local = result.explicit, result.local
+    else:
+        explicit = explicit_collectives(module, propagate=propagate)
+        local = convert_global_to_local(explicit)
+    sys.stdout.write((explicit if args.global_program else local).to_text())
+    comments = []
+    if args.report:
+        comments.append(describe_costs(module, explicit, local))
+    if result is not None:
+        comments.append(result.table())
+    for block in comments:
+        print("\n".join(f"// {line}".rstrip() for line in block.splitlines()))
+    if failure is not None:
+        raise failure
     return 0
 
 

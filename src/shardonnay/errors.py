@@ -62,3 +62,15 @@ class UnsupportedOpError(ShardonnayError):
 class PartitionError(ShardonnayError):
     """A program the partitioner cannot turn into per-device programs (an op
     whose shardings it cannot realize locally), naming the op and why."""
+
+
+class CheckError(ShardonnayError):
+    """A partitioned program whose results differ from the unpartitioned one's,
+    naming the first output that differs and by how much. `comparison` is that
+    output's comparison and `result` all of them (both None when the devices'
+    results do not even form one array)."""
+
+    def __init__(self, message: str, comparison: object = None, result: object = None):
+        super().__init__(message)
+        self.comparison = comparison
+        self.result = result

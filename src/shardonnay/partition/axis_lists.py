@@ -10,6 +10,7 @@ removed as sets kept in mesh order.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 
 from shardonnay.axes import AxisRef
@@ -81,7 +82,7 @@ def cut(axis: AxisRef, cuts: Sequence[AxisRef], mesh: Mesh) -> list[AxisRef]:
             if lo < p < hi:
                 points.add(p)
     bounds = sorted(points)
-    return [axis_ref(axis.name, a, b, mesh) for a, b in zip(bounds, bounds[1:], strict=False)]
+    return [axis_ref(axis.name, a, b, mesh) for a, b in itertools.pairwise(bounds)]
 
 
 def remove_axes(

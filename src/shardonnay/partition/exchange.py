@@ -67,9 +67,9 @@ def subtract(a: Box, b: Box) -> list[Box]:
     rest = list(a)
     for dim, ((start, stop), (cut_start, cut_stop)) in enumerate(zip(a, common, strict=True)):
         if start < cut_start:
-            pieces.append(tuple(rest[:dim]) + ((start, cut_start),) + tuple(rest[dim + 1 :]))
+            pieces.append((*rest[:dim], (start, cut_start), *rest[dim + 1 :]))
         if cut_stop < stop:
-            pieces.append(tuple(rest[:dim]) + ((cut_stop, stop),) + tuple(rest[dim + 1 :]))
+            pieces.append((*rest[:dim], (cut_stop, stop), *rest[dim + 1 :]))
         rest[dim] = (cut_start, cut_stop)
     return pieces
 
@@ -95,20 +95,18 @@ def split(box: Box, parts: int) -> list[Box]:
     start, stop = box[dim]
     step = -(-(stop - start) // parts)
     return [
-        box[:dim] + ((lo, min(lo + step, stop)),) + box[dim + 1 :]
-        for lo in range(start, stop, step)
+        (*box[:dim], (lo, min(lo + step, stop)), *box[dim + 1 :]) for lo in range(start, stop, step)
     ]
 
 
-def share_region(
-    region: Box, roles: Sequence[Sequence[tuple[int, Box | None]]]
-) -> list[list[Box]]:
+def share_region(region: Box, roles: Sequence[Sequence[tuple[int, Box | None]]]) -> list[list[Box]]:
     """Splits `region` among `roles`, each a list of (device, what it holds or
     None) whose devices must end with the same data.
 
-    The region is cut into cells at the edges of what the devices hold; each
-    cell goes to the role whose busiest device would then receive the least
-    (a role all of whose devices hold the cell takes it for free).
+    The region is cut into cells at the edges of what the devices hold. A
+    cell that all devices of a role hold goes to that role for free; any other
+    cell is cut into one slab per role, each slab going to the role whose
+    busiest device would then receive the least.
     """
     shares: list[list[Box]] = [[] for _ in roles]
     if not volume(region):
@@ -119,19 +117,24 @@ def share_region(
         points = {lo, hi} | {p for b in held for p in b[j] if lo < p < hi}
         cuts.append(sorted(points))
     load = {d: 0 for role in roles for d, _ in role}
+
+    def missing(role, box):
+        return [d for d, b in role if b is None or intersect(box, b) != box]
+
     for cell in itertools.product(*(itertools.pairwise(c) for c in cuts)):
-        n = volume(cell)
-        best = None
-        for k, role in enumerate(roles):
-            missing = [d for d, b in role if b is None or intersect(cell, b) != cell]
-            worst = max((load[d] + n for d in missing), default=0)
-            key = (worst, len(missing), k)
-            if best is None or key < best[0]:
-                best = (key, k, missing)
-        _, k, missing = best
-        for d in missing:
-            load[d] += n
-        shares[k].append(cell)
+        free = next((k for k, role in enumerate(roles) if not missing(role, cell)), None)
+        if free is not None:
+            shares[free].append(cell)
+            continue
+        for slab in split(cell, len(roles)):
+            n = volume(slab)
+            _, k, lacking = min(
+                ((max(load[d] + n for d in lack), len(lack), k), k, lack)
+                for k, lack in ((k, missing(role, slab)) for k, role in enumerate(roles))
+            )
+            for d in lacking:
+                load[d] += n
+            shares[k].append(slab)
     return shares
 
 
@@ -388,7 +391,7 @@ def _slabs(extents: Sequence[int], parts: int) -> list[tuple[slice, ...] | None]
     out: list[tuple[slice, ...] | None] = []
     for k in range(parts):
         lo, hi = min(k * step, extents[dim]), min((k + 1) * step, extents[dim])
-        slab = tuple(full[:dim] + [slice(lo, hi)] + full[dim + 1 :])
+        slab = tuple([*full[:dim], slice(lo, hi), *full[dim + 1 :]])
         out.append(slab if lo < hi and all(extents) else None)
     return out
 

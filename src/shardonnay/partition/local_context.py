@@ -23,14 +23,22 @@ device's coordinates along the axes, the first axis most significant.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from shardonnay.axes import AxisRef
 from shardonnay.errors import PartitionError
-from shardonnay.ir.attributes import DenseArrayAttr, DenseElementsAttr, IntegerAttr, StructAttr
+from shardonnay.ir.attributes import (
+    DenseArrayAttr,
+    DenseElementsAttr,
+    EnumAttr,
+    IntegerAttr,
+    StructAttr,
+)
 from shardonnay.ir.builder import Builder
 from shardonnay.ir.core import Op, Region, Value
 from shardonnay.ir.types import TensorType, Type
@@ -66,9 +74,44 @@ def axes_size(axes: Sequence[AxisRef], mesh: Mesh) -> int:
     return int(np.prod([a.size(mesh) for a in axes], dtype=np.int64))
 
 
-def offset_table(axes: Sequence[AxisRef], mesh: Mesh, shard_size: int) -> list[int]:
-    """Per device id, where its shard of a dim sharded by `axes` starts."""
-    return [axes_index(d, axes, mesh) * shard_size for d in range(mesh.size)]
+def offset_table(
+    axes: Sequence[AxisRef], mesh: Mesh, shard_size: int, num_devices: int | None = None
+) -> list[int]:
+    """Per device id, where its shard of a dim sharded by `axes` starts (0 for
+    the devices of a larger program that are not in `mesh`)."""
+    count = mesh.size if num_devices is None else max(num_devices, mesh.size)
+    members = set(mesh.device_list)
+    return [axes_index(d, axes, mesh) * shard_size if d in members else 0 for d in range(count)]
+
+
+def local_size(size: int, axes: Sequence[AxisRef], mesh: Mesh) -> int:
+    """The slots per device of a dim of `size` sharded by `axes`: `ceil(size / shards)`."""
+    return -(-size // axes_size(axes, mesh))
+
+
+def local_shape(
+    shape: Sequence[int], axes_per_dim: Sequence[Sequence[AxisRef]], mesh: Mesh
+) -> tuple[int, ...]:
+    return tuple(local_size(n, a, mesh) for n, a in zip(shape, axes_per_dim, strict=True))
+
+
+def is_uneven(size: int, axes: Sequence[AxisRef], mesh: Mesh) -> bool:
+    """Whether the shards of a dim of `size` along `axes` end in padding.
+
+    >>> is_uneven(6, [AxisRef("x")], Mesh({"x": 4})), is_uneven(8, [AxisRef("x")], Mesh({"x": 4}))
+    (True, False)
+    """
+    return size % axes_size(axes, mesh) != 0
+
+
+@dataclass(frozen=True)
+class Partial:
+    """A local value that holds, per device, one term of a pending reduction:
+    combining (`kind`, e.g. `stablehlo.add`) the buffers of the devices that
+    differ only along `axes` gives the value's shard."""
+
+    axes: tuple[AxisRef, ...]
+    kind: str
 
 
 class LocalContext:
@@ -84,9 +127,11 @@ class LocalContext:
     ):
         self.builder = builder
         self.meshes = meshes
-        self.mesh = mesh
+        self.mesh = mesh  # the mesh of the op being converted
         self.shardings = shardings
         self.next_channel = next_channel
+        self.num_devices = mesh.size  # the devices running the program
+        self.partial: dict[Value, Partial] = {}  # global values whose local ones are partial
 
     # -- shardings and local types ------------------------------------------------------------
 
@@ -102,7 +147,22 @@ class LocalContext:
     def axes_of(self, sharding: TensorSharding | None, rank: int) -> list[tuple[AxisRef, ...]]:
         if sharding is None or not sharding.dims:
             return [()] * rank
-        return [tuple(a for a in d.axes if a.size(self.mesh) > 1) for d in sharding.dims]
+        mesh = self.mesh_of_sharding(sharding)
+        return [tuple(a for a in d.axes if a.size(mesh) > 1) for d in sharding.dims]
+
+    def mesh_of_sharding(self, sharding: TensorSharding | None) -> Mesh:
+        if sharding is None:
+            return self.mesh
+        if isinstance(sharding.mesh, Mesh):
+            return sharding.mesh
+        return self.meshes.get(sharding.mesh, self.mesh)
+
+    def mesh_of(self, value: Value) -> Mesh:
+        """The mesh `value` is sharded on (the current one when it is replicated)."""
+        sharding = self.sharding(value)
+        if sharding is None or not any(self.axes_of(sharding, len(sharding.dims))):
+            return self.mesh
+        return self.mesh_of_sharding(sharding)
 
     def is_replicated(self, value: Value) -> bool:
         return not any(self.sharded_axes(value))
@@ -112,21 +172,14 @@ class LocalContext:
         return self.local_type_for(value.type, self.sharding(value), where)
 
     def local_type_for(self, t: Type, sharding: TensorSharding | None, where: Op) -> Type:
-        """The per-device type of a global `t` sharded by `sharding`."""
+        """The per-device type of a global `t` sharded by `sharding`: every
+        sharded dim holds `ceil(size / shards)` slots (`layout.local_shape`);
+        slots past the end of the dim are padding, whose contents are not
+        defined (ops that could read them mask them first)."""
         if not isinstance(t, TensorType) or sharding is None or not sharding.dims:
             return t
-        shape = []
         axes_per_dim = self.axes_of(sharding, len(t.shape))
-        for dim, (size, axes) in enumerate(zip(t.shape, axes_per_dim, strict=True)):
-            shards = axes_size(axes, self.mesh)
-            if size % shards:
-                raise partition_error(
-                    where,
-                    f"dimension {dim} of size {size} is not divisible by the {shards} shards "
-                    f"of {sharding.dims[dim]}; uneven shards would need masking",
-                )
-            shape.append(size // shards)
-        return t.with_shape(tuple(shape))
+        return t.with_shape(local_shape(t.shape, axes_per_dim, self.mesh))
 
     def local_shape_of(self, value: Value, where: Op) -> tuple[int, ...]:
         t = self.local_type(value, where)
@@ -210,22 +263,130 @@ class LocalContext:
         entry = self.dynamic_slice(constant, [partition_id], [1])
         return self.reshape(entry, ())
 
-    def dimension_offset(self, axes: Sequence[AxisRef], shard_size: int) -> Value:
+    def dimension_offset(
+        self, axes: Sequence[AxisRef], shard_size: int, mesh: Mesh | None = None
+    ) -> Value:
         """Where this device's shard of a dim sharded by `axes` starts (`tensor<i64>`)."""
         partition_id = self.partition_id()
-        return self.table_entry(offset_table(axes, self.mesh, shard_size), partition_id)
+        table = offset_table(axes, mesh or self.mesh, shard_size, self.num_devices)
+        return self.table_entry(table, partition_id)
 
     def dynamic_slice_for_axes(
-        self, x: Value, axes_per_dim: Sequence[Sequence[AxisRef]], local: TensorType
+        self,
+        x: Value,
+        axes_per_dim: Sequence[Sequence[AxisRef]],
+        local: TensorType,
+        mesh: Mesh | None = None,
     ) -> Value:
-        """This device's part of `x`, each dim cut by `axes_per_dim` into `local`'s sizes."""
+        """This device's part of `x`, each dim cut by `axes_per_dim` into `local`'s
+        sizes; `x` is first padded where the shards reach past its end."""
+        mesh = mesh or self.mesh
+        high = [
+            max(0, axes_size(axes, mesh) * size - n) if axes else 0
+            for axes, size, n in zip(axes_per_dim, local.shape, x.type.shape, strict=True)
+        ]
+        if any(high):
+            x = self.pad(x, [0] * len(high), high)
         starts = []
         for axes, size in zip(axes_per_dim, local.shape, strict=True):
             if axes:
-                starts.append(self.dimension_offset(axes, size))
+                starts.append(self.dimension_offset(axes, size, mesh))
             else:
                 starts.append(self.i64(0))
         return self.dynamic_slice(x, starts, local.shape)
+
+    # -- padding and partial values ---------------------------------------------------------
+
+    def scalar(self, value, element_type: str) -> Value:
+        """A `tensor<element_type>` constant."""
+        t = TensorType((), element_type)
+        return self.constant(np.array(value).astype(t.dtype), t)
+
+    def pad(self, x: Value, low: Sequence[int], high: Sequence[int], value=0) -> Value:
+        """`x` padded at both ends of each dim with `value`."""
+        shape = tuple(n + lo + hi for n, lo, hi in zip(x.type.shape, low, high, strict=True))
+        attrs = {
+            "edge_padding_low": DenseArrayAttr(I64, tuple(low)),
+            "edge_padding_high": DenseArrayAttr(I64, tuple(high)),
+            "interior_padding": DenseArrayAttr(I64, (0,) * len(shape)),
+        }
+        filler = self.scalar(value, x.type.element_type)
+        return self.value("stablehlo.pad", [x, filler], x.type.with_shape(shape), attrs)
+
+    def slice(self, x: Value, dim: int, start: int, limit: int) -> Value:
+        """`x[start:limit]` along `dim`."""
+        shape = x.type.shape
+        starts = [0] * len(shape)
+        limits = list(shape)
+        starts[dim], limits[dim] = start, limit
+        attrs = {
+            "start_indices": DenseArrayAttr(I64, tuple(starts)),
+            "limit_indices": DenseArrayAttr(I64, tuple(limits)),
+            "strides": DenseArrayAttr(I64, (1,) * len(shape)),
+        }
+        new = list(shape)
+        new[dim] = limit - start
+        return self.value("stablehlo.slice", [x], x.type.with_shape(tuple(new)), attrs)
+
+    def valid_mask(
+        self, local: TensorType, axes_per_dim: Sequence[Sequence[AxisRef]], shape: Sequence[int]
+    ) -> Value | None:
+        """An `i1` tensor of `local`'s shape, true where a slot holds an element
+        of the global value (not padding); None when no dim has padding."""
+        mask = None
+        bools = local.with_element_type("i1")
+        for dim, (axes, size) in enumerate(zip(axes_per_dim, shape, strict=True)):
+            if not axes or not is_uneven(size, axes, self.mesh):
+                continue
+            positions = local.with_element_type(I64)
+            iota = self.value("stablehlo.iota", [], positions, {"iota_dimension": self.i64_attr(dim)})
+            offset = self.dimension_offset(axes, local.shape[dim])
+            index = self.value("stablehlo.add", [iota, self.broadcast(offset, positions)], positions)
+            limit = self.broadcast(self.i64(size), positions)
+            inside = self.compare(index, limit, "LT")
+            mask = inside if mask is None else self.value("stablehlo.and", [mask, inside], bools)
+        return mask
+
+    def masked(
+        self,
+        x: Value,
+        axes_per_dim: Sequence[Sequence[AxisRef]],
+        shape: Sequence[int],
+        fill: Value,
+    ) -> Value:
+        """`x` with its padding slots set to the scalar `fill`."""
+        mask = self.valid_mask(x.type, axes_per_dim, shape)
+        if mask is None:
+            return x
+        return self.value("stablehlo.select", [mask, x, self.broadcast(fill, x.type)], x.type)
+
+    def compare(self, a: Value, b: Value, direction: str) -> Value:
+        attrs = {"comparison_direction": EnumAttr("stablehlo", "comparison_direction", direction)}
+        return self.value("stablehlo.compare", [a, b], a.type.with_element_type("i1"), attrs)
+
+    def is_first(self, axes: Sequence[AxisRef], mesh: Mesh | None = None) -> Value:
+        """`tensor<i1>`: whether this device has index 0 along `axes`."""
+        mesh = mesh or self.mesh
+        members = set(mesh.device_list)
+        table = [
+            int(d in members and axes_index(d, axes, mesh) == 0) for d in range(self.num_devices)
+        ]
+        return self.table_entry(table, self.partition_id(), "i1")
+
+    @contextmanager
+    def rollback_on(self, *errors: type[BaseException]) -> Iterator[None]:
+        """Removes the ops emitted inside the block if it raises one of `errors`."""
+        block = self.builder.insertion_block
+        before = len(block.ops)
+        channel = self.next_channel
+        try:
+            yield
+        except errors:
+            for op in block.ops[before:]:
+                op.parent = None
+            del block.ops[before:]
+            self.next_channel = channel
+            raise
 
     def binary_region(self, element_type: str, op_name: str) -> Region:
         """`^bb0(%a: tensor<E>, %b: tensor<E>): return op(%a, %b)`."""

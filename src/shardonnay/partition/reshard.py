@@ -13,10 +13,15 @@
 
 The plan minimizes the bytes the busiest device receives over the whole
 plan. Candidates: the cheapest path the search finds (`reshard_search`),
+the direct plan (all-reduce what must be reduced, then one `TileExchange`),
 the decomposition of the MLIR resharding notes (gather, all-to-all, slice,
-swap; `baseline_collectives`) and the plain fallback (reduce and gather
-everything, then slice); the cheapest by exact byte count wins. Byte counts
-are those of each step's `Exchange` (data only, never padding).
+swap; `baseline_plan`) and the plain fallback (reduce and gather
+everything, then slice); the cheapest by exact byte count wins, the first
+to reach the lower bound ends the choice. Byte counts are those of each
+step's `Exchange` (data only, never padding).
+
+The last step's result has the target's dim and unreduced axes; it is
+closed, without priorities or explicitly replicated axes (the same layout).
 
 `lower_bound` is what no plan can beat: per device, the part of its target
 buffer (`layout.device_slices`) it does not already hold. A device holding
@@ -26,9 +31,9 @@ bound only counts, per group of devices that share a target shard, the
 elements none of them can produce, spread over the group.
 
 By default plans may use `TileExchange` (every device fetches its missing
-tiles directly), which reaches the bound whenever nothing must be reduced;
-`shardy_collectives_only=True` restricts plans to ops Shardy's verifier
-accepts.
+tiles directly), which reaches the bound whenever neither sharding has
+unreduced axes; `shardy_collectives_only=True` restricts plans to ops
+Shardy's verifier accepts, as a program that Shardy must read needs.
 """
 
 from __future__ import annotations
@@ -42,21 +47,18 @@ import numpy as np
 from shardonnay.errors import PartitionError
 from shardonnay.layout import equivalent
 from shardonnay.mesh import Mesh
-from shardonnay.ops.sdy_collectives import AllToAllParam
 from shardonnay.partition.collectives import (
     AllGather,
     AllReduce,
     AllSlice,
-    AllToAll,
     Collective,
     CollectivePermute,
-    ReduceScatter,
     ReplicatedToUnreduced,
-    ShardedToUnreduced,
     TileExchange,
 )
 from shardonnay.partition.exchange import Exchange, coordinates, groups, intersect, regions
-from shardonnay.partition.reshard_search import AtomSpace, Edge, MisalignedAxes, Search, State
+from shardonnay.partition.reshard_paths import basis_decomposition, merged, path_collectives
+from shardonnay.partition.reshard_search import AtomSpace, MisalignedAxes, Search
 from shardonnay.sharding import DimSharding, TensorSharding
 
 MeshArg = Mesh | Mapping[str, Mesh] | None
@@ -81,7 +83,14 @@ class ReshardStep:
 
 @dataclass(frozen=True)
 class ReshardPlan:
-    """Collectives from `src` to `dst` for a tensor of `global_shape`."""
+    """Collectives from `src` to `dst` for a tensor of `global_shape`.
+
+    `steps[i].collective` turns `steps[i].operand` into `steps[i].result`
+    (the next step's operand); `lower_bound` is in bytes, as are
+    `bytes_received` (the busiest device over the whole plan) and the
+    per-device counts; `strategy` names the candidate that won ("search",
+    "direct", "baseline", "fallback", or "identity" for no step at all).
+    """
 
     src: TensorSharding
     dst: TensorSharding
@@ -117,7 +126,7 @@ class ReshardPlan:
     @property
     def is_shardy_expressible(self) -> bool:
         """Every step is an op Shardy's verifier accepts."""
-        return not any(isinstance(c, TileExchange) for c in self.collectives)
+        return not any(type(c) is TileExchange for c in self.collectives)
 
     def apply(self, buffers: Mapping[int, np.ndarray]) -> dict[int, np.ndarray]:
         """Runs the plan on per-device buffers laid out as `src`."""
@@ -206,8 +215,9 @@ def baseline_plan(
         return None
     bound = lower_bound(src, dst, mesh, shape, dtype)
     steps = problem.steps(collectives)
-    return ReshardPlan(src, dst, src_mesh, dst_mesh, shape, np.dtype(dtype), steps, bound,
-                       "baseline")  # fmt: skip
+    return ReshardPlan(
+        src, dst, src_mesh, dst_mesh, shape, np.dtype(dtype), steps, bound, "baseline"
+    )
 
 
 # -- the lower bound ------------------------------------------------------------------
@@ -312,9 +322,15 @@ class _Problem:
             result = c.result_sharding(operand, mesh)
             result_mesh = c.result_mesh(mesh)
             out.append(
-                ReshardStep(c, operand, mesh, result, result_mesh,
-                            c.exchange(operand, mesh, self.shape, self.dtype))
-            )  # fmt: skip
+                ReshardStep(
+                    c,
+                    operand,
+                    mesh,
+                    result,
+                    result_mesh,
+                    c.exchange(operand, mesh, self.shape, self.dtype),
+                )
+            )
             operand, mesh = result, result_mesh
         if mesh != self.dst_mesh or not (
             _same_axes(operand, self.dst) or _same_layout(operand, self.dst, mesh, self.shape)
@@ -331,8 +347,10 @@ class _Problem:
         if self.same_axes:
             refs = src.all_axes() + dst.all_axes()
             return [AtomSpace.build(self.src_mesh, refs), AtomSpace.build(self.dst_mesh, refs)]
-        return [AtomSpace.build(self.src_mesh, src.all_axes()),
-                AtomSpace.build(self.dst_mesh, dst.all_axes())]  # fmt: skip
+        return [
+            AtomSpace.build(self.src_mesh, src.all_axes()),
+            AtomSpace.build(self.dst_mesh, dst.all_axes()),
+        ]
 
     def _stages(self) -> list[tuple[TensorSharding, TensorSharding, list[AtomSpace], list]]:
         """Reshards whose sub-axes align: the whole one, or two around a sharding
@@ -364,13 +382,19 @@ class _Problem:
                 marks = [ReplicatedToUnreduced(dst.unreduced, dst.reduction)]
                 dst = TensorSharding(dst.mesh, dst.dims)
             start, goal = spaces[0].state(src), spaces[-1].state(dst)
-            search = Search(spaces, self.shape, start, goal, tile_exchange=tile_exchange,
-                            same_axes=self.same_axes)  # fmt: skip
+            search = Search(
+                spaces,
+                self.shape,
+                start,
+                goal,
+                tile_exchange=tile_exchange,
+                same_axes=self.same_axes,
+            )
             path = search.run()
             if path is None:
                 return None
             reduction = src.reduction if src.unreduced else dst.reduction
-            out += _collectives(_merged(path), spaces, refs, reduction) + marks
+            out += path_collectives(merged(path), spaces, refs, reduction) + marks
         return out
 
     def fallback(self) -> list[Collective]:
@@ -391,19 +415,23 @@ class _Problem:
             out.append(ReplicatedToUnreduced(dst.unreduced, dst.reduction))
         return out
 
-    def direct(self) -> list[Collective] | None:
+    def direct(self) -> list[Collective]:
         """All-reduce what the target does not keep unreduced, then one tile exchange."""
-        try:
-            spaces = self._spaces(self.src, self.dst)
-        except MisalignedAxes:
-            return None
-        (_, pending), (_, goal) = spaces[0].state(self.src), spaces[-1].state(self.dst)
+        exchange = TileExchange(self.dst, self.dst_mesh)
+        if not self.src.unreduced:
+            return [exchange]
         keeps = self.same_axes and self.src.reduction == self.dst.reduction
-        reduce = [a for a in pending if not (keeps and a in goal)]
-        out: list[Collective] = []
-        if reduce:
-            out.append(AllReduce(spaces[0].unreduced_axes(reduce), self.src.reduction))
-        return out + [TileExchange(self.dst, self.dst_mesh)]
+        try:
+            spaces = self._spaces(self.src, self.dst) if keeps else None
+        except MisalignedAxes:
+            spaces = None
+        if spaces is None:
+            return [AllReduce(self.src.unreduced, self.src.reduction), exchange]
+        (_, pending), (_, goal) = spaces[0].state(self.src), spaces[-1].state(self.dst)
+        reduce = [a for a in pending if a not in goal]
+        if not reduce:
+            return [exchange]
+        return [AllReduce(spaces[0].unreduced_axes(reduce), self.src.reduction), exchange]
 
     def baseline(self) -> list[Collective] | None:
         """The MLIR resharding notes' basis decomposition (same mesh, aligned axes)."""
@@ -413,11 +441,13 @@ class _Problem:
             (space,) = self._spaces(self.src, self.dst)
         except MisalignedAxes:
             return None
-        same = not self.src.unreduced or not self.dst.unreduced or (
-            self.src.reduction == self.dst.reduction
+        same = (
+            not self.src.unreduced
+            or not self.dst.unreduced
+            or (self.src.reduction == self.dst.reduction)
         )
         path = basis_decomposition(space, space.state(self.src), space.state(self.dst), same)
-        return _collectives(path, [space], [self.src.mesh], self.reduction, self.dst.reduction)
+        return path_collectives(path, [space], [self.src.mesh], self.reduction, self.dst.reduction)
 
 
 def _same_layout(a: TensorSharding, b: TensorSharding, mesh: Mesh, shape) -> bool:
@@ -433,147 +463,5 @@ def _same_axes(a: TensorSharding, b: TensorSharding) -> bool:
     """Same dim axes and the same pending reduction."""
     return [d.axes for d in a.dims] == [d.axes for d in b.dims] and (
         (a.unreduced, a.reduction) == (b.unreduced, b.reduction)
-        or not a.unreduced and not b.unreduced
+        or (not a.unreduced and not b.unreduced)
     )
-
-
-def basis_decomposition(space: AtomSpace, start: State, goal: State, keep_ok: bool) -> list[Edge]:
-    """The greedy of the resharding notes: all-to-all an axis to its target dim
-    when it is minor-most and the target dim is ready, gather axes that no
-    dim keeps, slice new axes, swap axis order within a dim, and gather an
-    axis that blocks; reductions first, unreduced marks last."""
-    (dims, unreduced), (goal_dims, goal_unreduced) = start, goal
-    keep = tuple(a for a in unreduced if a in goal_unreduced and keep_ok)
-    goal_dim = {a: (j, i) for j, atoms in enumerate(goal_dims) for i, a in enumerate(atoms)}
-    path: list[Edge] = []
-    node = (0, start)
-
-    def step(kind, args, new_dims, new_unreduced):
-        nonlocal node, dims
-        after = (0, (tuple(new_dims), tuple(sorted(new_unreduced))))
-        path.append(Edge(kind, args, node, after))
-        node, dims = after, tuple(new_dims)
-
-    if set(unreduced) - set(keep):
-        step("reduce", (), dims, keep)
-    for _ in range(4 * (len(space.atoms) + 1) * (len(dims) + 1)):
-        if dims == goal_dims:
-            break
-        frozen = [_common_prefix(d, g) for d, g in zip(dims, goal_dims, strict=True)]
-        tails = [(j, d[-1]) for j, d in enumerate(dims) if len(d) > frozen[j]]
-        used = {a for d in dims for a in d} | set(keep)
-        move = next(
-            ((j, a) for j, a in tails if a in goal_dim and goal_dim[a][0] != j
-             and dims[goal_dim[a][0]] == goal_dims[goal_dim[a][0]][: goal_dim[a][1]]),
-            None,
-        )  # fmt: skip
-        if move is not None:
-            j, a = move
-            k = goal_dim[a][0]
-            new = list(dims)
-            new[j], new[k] = dims[j][:-1], dims[k] + (a,)
-            step("a2a", ((j, 1, k),), new, keep)
-            continue
-        drop = next(((j, a) for j, a in tails if a not in goal_dim), None)
-        if drop is not None:
-            j, _ = drop
-            step("gather", (), dims[:j] + (dims[j][:-1],) + dims[j + 1 :], keep)
-            continue
-        grow = next(
-            (k for k, d in enumerate(dims) if d == goal_dims[k][: len(d)] and len(d) < len(
-                goal_dims[k]) and goal_dims[k][len(d)] not in used), None)  # fmt: skip
-        if grow is not None:
-            new = list(dims)
-            new[grow] = dims[grow] + (goal_dims[grow][len(dims[grow])],)
-            step("slice", (), new, keep)
-            continue
-        swap = next(((j, a) for j, a in tails if goal_dim.get(a, (None,))[0] == j), None)
-        if swap is not None:
-            j, _ = swap
-            tail = dims[j][frozen[j] :]
-            ordered = tuple(sorted((a for a in tail if goal_dim.get(a, (None,))[0] == j),
-                                   key=lambda a: goal_dim[a][1]))  # fmt: skip
-            ordered += tuple(a for a in tail if a not in ordered)
-            if ordered != tail:
-                step("permute", (), dims[:j] + (dims[j][: frozen[j]] + ordered,) + dims[j + 1 :],
-                     keep)  # fmt: skip
-                continue
-        j, _ = tails[-1]
-        step("gather", (), dims[:j] + (dims[j][:-1],) + dims[j + 1 :], keep)
-    else:  # pragma: no cover - the loop always converges
-        raise PartitionError("basis decomposition did not converge")
-    if set(goal_unreduced) - set(keep):
-        step("r2u", (), dims, goal_unreduced)
-    return _merged(path)
-
-
-def _common_prefix(a, b) -> int:
-    n = 0
-    while n < min(len(a), len(b)) and a[n] == b[n]:
-        n += 1
-    return n
-
-
-# -- from paths to collectives -------------------------------------------------------------
-
-_MERGEABLE = {"slice", "gather", "r2u", "reduce", "s2u", "rs", "permute", "exchange"}
-
-
-def _merged(path: list[Edge]) -> list[Edge]:
-    """Consecutive edges of one kind as one collective (all-to-alls on disjoint dims too)."""
-    out: list[Edge] = []
-    for edge in path:
-        prev = out[-1] if out else None
-        kinds = {prev.kind, edge.kind} if prev else set()
-        if prev and (prev.kind == edge.kind in _MERGEABLE or kinds == {"permute", "exchange"}):
-            kind = "exchange" if "exchange" in kinds else edge.kind
-            out[-1] = Edge(kind, (), prev.before, edge.after)
-        elif prev and prev.kind == edge.kind == "a2a" and _disjoint(prev.args + edge.args):
-            out[-1] = Edge("a2a", prev.args + edge.args, prev.before, edge.after)
-        else:
-            out.append(edge)
-    return out
-
-
-def _disjoint(params) -> bool:
-    dims = [d for j, _, k in params for d in (j, k)]
-    return len(dims) == len(set(dims))
-
-
-def _collectives(
-    path: list[Edge], spaces, mesh_refs, reduction: str, mark_reduction: str | None = None
-) -> list[Collective]:
-    """The collectives of `path`; `mark_reduction` is that of newly unreduced axes."""
-    mark_reduction = mark_reduction or reduction
-    out: list[Collective] = []
-    for edge in path:
-        (m0, (dims0, u0)), (m1, (dims1, u1)) = edge.before, edge.after
-        space = spaces[m0]
-        rank = len(dims0)
-        if edge.kind in ("slice", "rs"):
-            lists = [space.axes(dims1[j][len(dims0[j]) :]) for j in range(rank)]
-            if edge.kind == "slice":
-                out.append(AllSlice(lists))
-            else:
-                out.append(ReduceScatter(lists, reduction))
-        elif edge.kind in ("gather", "s2u"):
-            lists = [space.axes(dims0[j][len(dims1[j]) :]) for j in range(rank)]
-            out.append(AllGather(lists) if edge.kind == "gather" else
-                       ShardedToUnreduced(lists, mark_reduction))  # fmt: skip
-        elif edge.kind == "a2a":
-            out.append(AllToAll(tuple(
-                AllToAllParam(space.axes(dims0[j][-count:]), j, k)
-                for j, count, k in sorted(edge.args))))  # fmt: skip
-        elif edge.kind == "reduce":
-            out.append(AllReduce(space.unreduced_axes([a for a in u0 if a not in u1]), reduction))
-        elif edge.kind == "r2u":
-            out.append(ReplicatedToUnreduced(
-                space.unreduced_axes([a for a in u1 if a not in u0]), mark_reduction))  # fmt: skip
-        elif edge.kind in ("permute", "exchange"):
-            target_space = spaces[m1]
-            target = target_space.sharding((dims1, u1), mesh_refs[m1], reduction)
-            kind = CollectivePermute if edge.kind == "permute" else TileExchange
-            out.append(kind(target, target_space.mesh))
-        else:  # pragma: no cover
-            raise PartitionError(f"internal error: unknown move {edge.kind}")
-    return out

@@ -180,8 +180,16 @@ def _exchange_cost(space_a, space_b, a, b, shape) -> float:
 class Search:
     """Dijkstra over states from `start` (on space 0) to `goal` (on the last space)."""
 
-    def __init__(self, spaces: list[AtomSpace], shape, start: State, goal: State, *,
-                 tile_exchange: bool, same_axes: bool):  # fmt: skip
+    def __init__(
+        self,
+        spaces: list[AtomSpace],
+        shape,
+        start: State,
+        goal: State,
+        *,
+        tile_exchange: bool,
+        same_axes: bool,
+    ):
         self.spaces = spaces
         self.shape = tuple(shape)
         self.start = (0, start)
@@ -230,7 +238,7 @@ class Search:
             return Edge(kind, args, node, after), cost
 
         def replaced(j, atoms):
-            return dims[:j] + (tuple(atoms),) + dims[j + 1 :]
+            return (*dims[:j], tuple(atoms), *dims[j + 1 :])
 
         pending = [a for a in unreduced if not (guided and a in self.goal_unreduced)]
         free = [a for a in range(len(space.atoms)) if a not in used]
@@ -259,8 +267,9 @@ class Search:
                     if k != j:
                         moved = list(new_dims)
                         moved[k] = dims[k] + suffix
-                        yield edge("a2a", ((j, count, k),), moved, unreduced,
-                                   size * (group - 1) / group)  # fmt: skip
+                        yield edge(
+                            "a2a", ((j, count, k),), moved, unreduced, size * (group - 1) / group
+                        )
         # reductions
         if pending:
             subsets = [tuple(pending)] + ([(a,) for a in pending] if len(pending) > 1 else [])
@@ -297,7 +306,7 @@ class Search:
             if 1 < len(tail) <= 4:
                 for order in itertools.permutations(tail):
                     if order != tail:
-                        targets.add(dims[:j] + (atoms[: frozen[j]] + order,) + dims[j + 1 :])
+                        targets.add((*dims[:j], atoms[: frozen[j]] + order, *dims[j + 1 :]))
         slots = [(j, i) for j, atoms in enumerate(dims) for i in range(frozen[j], len(atoms))]
         for (j1, i1), (j2, i2) in itertools.combinations(slots, 2):
             a, b = dims[j1][i1], dims[j2][i2]
@@ -318,15 +327,25 @@ class Search:
         for target in targets:
             if target != dims:
                 after = (m, (target, unreduced))
-                yield edge("permute", (), target, unreduced,
-                           exchange_cost(self.spaces, node, after, self.shape))  # fmt: skip
+                yield edge(
+                    "permute",
+                    (),
+                    target,
+                    unreduced,
+                    exchange_cost(self.spaces, node, after, self.shape),
+                )
         if m != self.goal[0] and self.same_axes:
             # the same atoms on the target mesh: a permute to the other device order
             for target in {dims, self.goal_dims} if sizes == goal_sizes else {dims}:
                 after = (self.goal[0], (target, unreduced))
-                yield edge("permute", (), target, unreduced,
-                           exchange_cost(self.spaces, node, after, self.shape),
-                           mesh=self.goal[0])  # fmt: skip
+                yield edge(
+                    "permute",
+                    (),
+                    target,
+                    unreduced,
+                    exchange_cost(self.spaces, node, after, self.shape),
+                    mesh=self.goal[0],
+                )
 
     def _exchanges(self, node, edge):
         m, (dims, unreduced) = node
@@ -341,5 +360,11 @@ class Search:
         elif unreduced:
             return
         after = (g, (self.goal_dims, unreduced))
-        yield edge("exchange", (), self.goal_dims, unreduced,
-                   exchange_cost(self.spaces, node, after, self.shape), mesh=g)  # fmt: skip
+        yield edge(
+            "exchange",
+            (),
+            self.goal_dims,
+            unreduced,
+            exchange_cost(self.spaces, node, after, self.shape),
+            mesh=g,
+        )

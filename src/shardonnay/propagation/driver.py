@@ -60,6 +60,7 @@ refer to different meshes.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import gc
 from collections.abc import Callable, Iterator, Sequence
@@ -88,6 +89,7 @@ from shardonnay.sharding_rule import OpShardingRule
 __all__ = [
     "DataFlowEdge",
     "add_free_axes",
+    "cyclic_gc_paused",
     "erase_dead_ops",
     "erase_manual_axes",
     "pausing_cyclic_gc",
@@ -127,18 +129,24 @@ def pausing_cyclic_gc(fn: Callable[..., Any]) -> Callable[..., Any]:
 
     @functools.wraps(fn)
     def run(*args: Any, **kwargs: Any) -> Any:
-        was_enabled = gc.isenabled()
-        gc.disable()
-        try:
+        with cyclic_gc_paused():
             return fn(*args, **kwargs)
-        finally:
-            if was_enabled:
-                gc.enable()
 
     return run
 
 
-@pausing_cyclic_gc
+@contextlib.contextmanager
+def cyclic_gc_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector paused (see `pausing_cyclic_gc`)."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 def propagate(
     module: Module,
     *,
@@ -166,13 +174,14 @@ def propagate(
             f"unknown propagation strategy {strategy!r}; expected basic, aggressive, "
             "op-priority or user-priority"
         )
-    validate_for_propagation(module)
     factor_propagation: FactorPropagation = (
         BasicFactorPropagation() if strategy == "basic" else AggressiveFactorPropagation()
     )
-    return _propagate_copy(
-        module, strategy, factor_propagation, conservative, data_flow_edges, recorder
-    )
+    with cyclic_gc_paused():
+        validate_for_propagation(module)
+        return _propagate_copy(
+            module, strategy, factor_propagation, conservative, data_flow_edges, recorder
+        )
 
 
 def _propagate_copy(
@@ -473,6 +482,8 @@ class _Driver:
         self._directions: dict[Item, list[Directions]] = {}
         self._directions_by_value: dict[Directions, Directions] = {}
         self._both_ways_by_size: dict[int, Directions] = {}
+        # Directions along which nothing propagates (every factor NONE).
+        self._inert_directions: set[Directions] = set()
         # One sharding object per distinct sharding, and the outcome of each
         # propagation step by the identities of its inputs (see `_step_outcome`).
         self._distinct_shardings: dict[TensorSharding, TensorSharding] = {}
@@ -665,7 +676,10 @@ class _Driver:
 
     def _distinct_directions(self, directions: Directions) -> Directions:
         """The one object kept for tuples equal to `directions`."""
-        return self._directions_by_value.setdefault(directions, directions)
+        distinct = self._directions_by_value.setdefault(directions, directions)
+        if distinct is directions and all(d is PropagationDirection.NONE for d in directions):
+            self._inert_directions.add(directions)
+        return distinct
 
     def _propagate_all(self) -> None:
         self._propagate_func_results()
@@ -841,6 +855,8 @@ class _Driver:
             else [shardings.get(holder.get(v, v)) for v in results]
         )
         if self.recorder is None:
+            if directions in self._inert_directions:  # no factor may propagate
+                return False
             outcome = self._step_outcome(
                 old_operands, old_results, rule, directions, is_elementwise
             )

@@ -35,7 +35,7 @@ annotation is the origin. The returned `Explanation` tells, for any value
 %1 = stablehlo.reshape: #sdy.sharding<@mesh, [{"x":(1)2, ?}, {"x":(2)2, ?}, {?}]>
   "x":(1)2 on dim 0: from input 0 (%arg0) via stablehlo.negate (%0) -> stablehlo.reshape (%1); "x" split into "x":(1)2 by stablehlo.reshape (%1)
   "x":(2)2 on dim 1: from input 0 (%arg0) via stablehlo.negate (%0) -> stablehlo.reshape (%1); "x" split into "x":(2)2 by stablehlo.reshape (%1)
-  Shardy's sharding origins: {x:(1)2 = "input: 0", x:(2)2 = "input: 0"}
+  Shardy's sharding origins: {"x:(1)2" = "input: 0", "x:(2)2" = "input: 0"}
 >>> print(explanation.why_not("%1", "y"))
 %1 is not sharded along "y": no tensor next to it ever was
 """  # noqa: E501
@@ -47,6 +47,7 @@ from typing import Any
 
 from shardonnay.axes import AxisRef
 from shardonnay.errors import ShardonnayError
+from shardonnay.ir.attributes import dict_str
 from shardonnay.ir.core import Block, Module, Op, Value
 from shardonnay.propagation.driver import DataFlowEdge, propagate
 from shardonnay.propagation.origins import (
@@ -121,8 +122,7 @@ class Story:
         if not any(a.dim is not None for a in self.axes):
             lines.append("  no axis shards a dim")
         if self.shardy_origins:
-            body = ", ".join(f'{axis} = "{name}"' for axis, name in self.shardy_origins)
-            lines.append(f"  Shardy's sharding origins: {{{body}}}")
+            lines.append(f"  Shardy's sharding origins: {dict_str(dict(self.shardy_origins))}")
         return "\n".join(lines)
 
 

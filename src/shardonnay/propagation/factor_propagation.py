@@ -416,6 +416,8 @@ class AggressiveFactorPropagation(BasicFactorPropagation):
         n = projection.num_operands
         order = self._source_order(projection, factor_sizes, axes_per_factor, mesh, is_elementwise)
         for factor in order:
+            if not axes_per_factor[factor]:  # no tensor can get axes for it
+                continue
             direction = direction_of(factor)
             if direction is not PropagationDirection.BACKWARD:
                 for r, tensor in enumerate(projection.results):
@@ -506,16 +508,17 @@ def propagate_op(
         is_elementwise=is_elementwise,
         conservative=conservative,
     )
-    new_operands, new_results = projection.to_tensor_shardings(rule, mesh_ref, mesh)
     old = [*operand_shardings, *result_shardings]
-    new = [*new_operands, *new_results]
     out: list[TensorSharding | None] = list(old)
     updated = [False] * len(old)
+    n = len(operand_shardings)
+    mappings = rule.operand_mappings + rule.result_mappings
     for t, did in enumerate(changed):
         if not did:
             continue
-        if (old[t] is None and not new[t].dim_axes()) or new[t] == old[t]:
+        tensor = projection.tensor(t)
+        new = tensor.to_tensor_sharding(mappings[t], rule.factor_sizes, mesh_ref, mesh)
+        if (old[t] is None and not new.dim_axes()) or new == old[t]:
             continue
-        out[t], updated[t] = new[t], True
-    n = len(operand_shardings)
+        out[t], updated[t] = new, True
     return OpPropagationResult(out[:n], out[n:], updated[:n], updated[n:], projection)

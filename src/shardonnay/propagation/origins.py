@@ -1,4 +1,5 @@
-"""What propagation did, and Shardy's `debug-sharding-origins` from it.
+"""What propagation did, and Shardy's `debug-sharding-origins` and
+`debug-propagation-edge-sharding` from it.
 
 A `Recorder`, given to `propagate(module, recorder=...)`, notes every step of
 propagation (an op, a data-flow edge or a function result, with the
@@ -29,6 +30,11 @@ sharding constraint, a list of dictionaries, one per result, on other ops),
 ops (the dictionaries of the edges that have one), and
 `sdy.sharding_origin_name` (`constraint_N`, `mc_K`) on constraints and manual
 computations; a name that refers to the value itself becomes `"self"`.
+`propagation_edges(recorder)` gives, per op, the steps that changed its
+tensors and which tensor each axis came from (`sdy.propagation_edges`,
+`save_origins(recorder, edges=True)`). `propagate_with_origins(module)` does
+it all for `propagate`, `propagation_pipeline(module, debug_origins=True,
+debug_edges=True)` for Shardy's pipeline (through `debug_recorder`).
 
 >>> from shardonnay.syntax.mlir_reader import parse_module
 >>> module = parse_module('''
@@ -75,7 +81,6 @@ __all__ = [
     "Step",
     "debug_recorder",
     "name_origin_sources",
-    "propagate_with_edges",
     "propagate_with_origins",
     "propagation_edges",
     "save_origins",
@@ -588,8 +593,10 @@ def propagation_edges(recorder: Recorder) -> dict[Any, PropagationEdges]:
     `DataFlowEdge`, or a function's `func.func` op for its results): every
     axis each step gave a tensor and the tensor it came from.
 
-    As in Shardy, a function's result steps all count as steps of its
-    result 0, where an axis is noted only the first time."""
+    As in Shardy, an axis is noted only the first time it reaches a tensor
+    of the op, and a function's result steps all count as steps of its
+    result 0 (so an axis reaches a function result, or the value it
+    returns, once)."""
     per_item: dict[Any, tuple[Step, dict[AxisRef, list[_Edge]]]] = {}
     number = recorder.first_step
     for step in recorder.steps:
@@ -612,21 +619,17 @@ def _edges_attr(
     recorder: Recorder, step: Step, axes: dict[AxisRef, list[_Edge]]
 ) -> PropagationEdges:
     n = len(step.rule.operand_mappings)
-    values = step_values(recorder, step)
-    func_results = isinstance(step.item, tuple)
-    if func_results:  # Shardy takes the value returned at 0 for every result
-        values = [recorder.driver._key(step.item[0].return_op.operands[0])] * len(values)
 
     def node(t: int) -> str:
         return f"operand-{t}" if t < n else f"result-{t - n}"
 
     by_step: dict[int, dict[AxisRef, tuple[int, list[int]]]] = {}
     for axis, edges in axes.items():
-        seen: set[Value] = set()
+        seen: set[int] = set()
         for number, source, target in edges:
-            if func_results and values[target] in seen:
+            if target in seen:
                 continue
-            seen.add(values[target])
+            seen.add(target)
             _, targets = by_step.setdefault(number, {}).setdefault(axis, (source, []))
             targets.append(target)
     return PropagationEdges(
@@ -635,9 +638,7 @@ def _edges_attr(
                 number,
                 tuple(
                     (axis, node(source), tuple(node(t) for t in sorted(set(targets))))
-                    for axis, (source, targets) in sorted(
-                        per_axis.items(), key=lambda kv: kv[0].name
-                    )
+                    for axis, (source, targets) in sorted(per_axis.items())
                 ),
             )
             for number, per_axis in sorted(by_step.items())
@@ -652,20 +653,24 @@ def debug_recorder(module: Module, *, origins: bool, edges: bool) -> Recorder:
     constraints and manual computations (`name_origin_sources`) and, for
     edges, notes what `sdy-apply-sharding-constraints` did as Shardy does:
     each constraint that gave its sharding to its input is a step (numbered
-    first) whose edges bring its axes from `result-0` to `operand-0`."""
+    first) whose edges bring its axes from `result-0` to `operand-0`;
+    propagation numbers its steps on from the last step that noted an edge."""
     if origins:
         name_origin_sources(module)
     recorder = Recorder()
     if not edges:
         return recorder
+    number = 0
     for op in _post_order(module):
         if op.name != "sdy.sharding_constraint" or not _gave_its_sharding(op):
             continue
-        axes = sorted(op.attributes["sharding"].dim_axes(), key=lambda a: a.name)
+        axes = sorted(op.attributes["sharding"].dim_axes())
         if axes:
             entries = tuple((a, "result-0", ("operand-0",)) for a in axes)
-            op.attributes[EDGES] = PropagationEdges(((recorder.first_step, entries),))
-        recorder.first_step += 1
+            op.attributes[EDGES] = PropagationEdges(((number, entries),))
+            # Propagation numbers its steps on from the last one noted.
+            recorder.first_step = number + 1
+        number += 1
     return recorder
 
 
@@ -735,28 +740,19 @@ def copy_module(module: Module) -> Module:
     return copy
 
 
-def propagate_with_origins(module: Module, *, edges: bool = False, **options: Any) -> Module:
+def propagate_with_origins(
+    module: Module, *, origins: bool = True, edges: bool = False, **options: Any
+) -> Module:
     """`propagate(module, **options)` with Shardy's `debug-sharding-origins`
     attributes on the result (see the module docstring); `edges`: and those
-    of `debug-propagation-edge-sharding` (`propagation_edges`)."""
+    of `debug-propagation-edge-sharding` (see `propagation_edges`);
+    `origins=False`: those only."""
     from shardonnay.propagation.driver import propagate
 
     named = copy_module(module)
-    name_origin_sources(named)
-    recorder = Recorder()
+    recorder = debug_recorder(named, origins=origins, edges=False)
     result = propagate(named, recorder=recorder, **options)
-    save_origins(recorder, edges=edges)
-    return result
-
-
-def propagate_with_edges(module: Module, **options: Any) -> Module:
-    """`propagate(module, **options)` with the attributes of Shardy's
-    `debug-propagation-edge-sharding` only (see `propagation_edges`)."""
-    from shardonnay.propagation.driver import propagate
-
-    recorder = Recorder()
-    result = propagate(module, recorder=recorder, **options)
-    save_origins(recorder, origins=False, edges=True)
+    save_origins(recorder, origins=origins, edges=edges)
     return result
 
 

@@ -17,8 +17,19 @@ def _propagation_pass(strategy: str):
         from shardonnay.propagation.driver import propagate
 
         conservative = options.get("conservative-propagation", "false") == "true"
-        if options.get("debug-sharding-origins", "false") == "true":
-            from shardonnay.propagation.origins import propagate_with_origins as propagate
+        origins = options.get("debug-sharding-origins", "false") == "true"
+        edges = options.get("debug-propagation-edge-sharding", "false") == "true"
+        if origins or edges:
+            from shardonnay.propagation.origins import propagate_with_origins
+
+            return propagate_with_origins(
+                module,
+                origins=origins,
+                edges=edges,
+                strategy=strategy,
+                conservative=conservative,
+                data_flow_edges=False,
+            )
         return propagate(
             module, strategy=strategy, conservative=conservative, data_flow_edges=False
         )
@@ -36,8 +47,12 @@ def _pipeline_pass(module: Module, options: dict[str, str]) -> Module:
     from shardonnay.propagation.pipeline import propagation_pipeline
 
     conservative = options.get("conservative-propagation", "false") == "true"
-    debug_origins = options.get("debug-sharding-origins", "false") == "true"
-    return propagation_pipeline(module, conservative=conservative, debug_origins=debug_origins)
+    return propagation_pipeline(
+        module,
+        conservative=conservative,
+        debug_origins=options.get("debug-sharding-origins", "false") == "true",
+        debug_edges=options.get("debug-propagation-edge-sharding", "false") == "true",
+    )
 
 
 register_pass("sdy-propagation-pipeline")(_pipeline_pass)

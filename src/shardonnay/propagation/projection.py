@@ -67,15 +67,17 @@ def axis_list_prefix_status(first: Sequence[AxisRef], second: Sequence[AxisRef])
     prefix sub-axis of the axis of `second` at its position:
     `["a", "b":(1)2]` is a strict prefix of `["a", "b", "c"]` and of `["a", "b"]`.
     """
-    if len(first) > len(second):
-        return PrefixStatus.NOT_A_PREFIX
-    if not first:
-        return PrefixStatus.EQUAL if not second else PrefixStatus.STRICT_PREFIX
     n = len(first)
-    if any(a != b for a, b in zip(first[:-1], second[: n - 1], strict=True)):
+    if n > len(second):
         return PrefixStatus.NOT_A_PREFIX
+    if not n:
+        return PrefixStatus.EQUAL if not second else PrefixStatus.STRICT_PREFIX
+    for i in range(n - 1):
+        a, b = first[i], second[i]
+        if a is not b and a != b:
+            return PrefixStatus.NOT_A_PREFIX
     last, other = first[-1], second[n - 1]
-    if last == other:
+    if last is other or last == other:
         return PrefixStatus.EQUAL if n == len(second) else PrefixStatus.STRICT_PREFIX
     if last.strict_prefix_of(other):
         return PrefixStatus.STRICT_PREFIX
@@ -221,13 +223,26 @@ def project_tensor(
     {i: ["x":(1)2]; j: ["x":(2)2, "y"]}
     """
     result = TensorFactorShardings()
+    factors = result.factors
     for d, dim_factors in enumerate(mapping):
         if sharding is None:
             axes: tuple[AxisRef, ...] = ()
             dim_closed = closed_if_missing
         else:
-            axes = sharding.dims[d].axes
-            dim_closed = sharding.dims[d].is_closed
+            dim = sharding.dims[d]
+            axes = dim.axes
+            dim_closed = dim.is_closed
+        if not axes:  # every factor of the dim: unsharded, closed iff the dim is
+            last = dim_factors[-1] if dim_factors else None
+            for f in dim_factors:
+                factor = factors.get(f)
+                if factor is None:
+                    factor = factors[f] = FactorSharding()
+                factor.is_minor_most = f == last
+                factor.is_closed = dim_closed
+                if f == last:
+                    break
+            continue
         # The axis being dealt: its index in `axes`, and what is left of it as
         # (pre-size, size), which can be a part of axes[index] after a split.
         index = 0
