@@ -39,20 +39,34 @@ always sums).
 
 from __future__ import annotations
 
-from shardonnay.axes import AxisRef
 from shardonnay.errors import PartitionError
+from shardonnay.ir.attributes import DenseArrayAttr
 from shardonnay.ir.builder import Builder
 from shardonnay.ir.core import Block, Func, Module, Op, Region, Value
 from shardonnay.ir.types import FunctionType, TensorType
 from shardonnay.layout import equivalent
 from shardonnay.mesh import Mesh
 from shardonnay.ops.linalg import i64_list
-from shardonnay.partition import local_collectives, local_indexing, local_ops
-from shardonnay.partition.local_context import LocalContext, partition_error
-from shardonnay.partition.local_ops import localize, reduction_of
-from shardonnay.propagation.rules import rule_for
+from shardonnay.partition import local_collectives, local_indexing, local_ops, local_reduce
+from shardonnay.partition.local_context import I64, LocalContext, Partial, partition_error
+from shardonnay.partition.local_factors import (
+    FactorPlan,
+    lower_with_plan,
+    merged,
+    plan_factors,
+    rule_of,
+    whole_plan,
+)
+from shardonnay.partition.local_layout import (
+    complete,
+    gather_dims,
+    relayout,
+    slice_dims,
+    to_partial,
+)
+from shardonnay.partition.local_ops import localize
+from shardonnay.partition.unreduced import sort_and_merge
 from shardonnay.sharding import DimSharding, TensorSharding, TensorShardingPerValue
-from shardonnay.sharding_rule import OpShardingRule
 
 COLLECTIVES = (
     "sdy.all_gather",
@@ -63,21 +77,19 @@ COLLECTIVES = (
     "sdy.reduce_scatter",
 )
 _RESHARDS = ("sdy.sharding_constraint", "sdy.reshard")
-_UNSUPPORTED = ("sdy.replicated_to_unreduced", "sdy.sharded_to_unreduced")
 _IDENTITIES = ("sdy.propagation_barrier", "sdy.data_flow_edge")
-_COMBINERS = (
-    "stablehlo.add",
-    "stablehlo.multiply",
-    "stablehlo.maximum",
-    "stablehlo.minimum",
-    "stablehlo.and",
-    "stablehlo.or",
-)
 
-_HANDLERS = {
+# Lowerings for any shards.
+_ALWAYS = {
     "stablehlo.iota": local_ops.iota,
     "sdy.constant": local_ops.constant,
     "stablehlo.constant": local_ops.constant,
+    "stablehlo.reduce": local_reduce.reduce,
+    "stablehlo.dot_general": local_reduce.dot_general,
+}
+# Lowerings that keep an op local where its shards are even (Shardy's forms);
+# where they raise PartitionError, the op's factors are planned instead.
+_WHERE_EVEN = {
     "stablehlo.slice": local_ops.slice_,
     "stablehlo.pad": local_ops.pad,
     "stablehlo.concatenate": local_ops.concatenate,
@@ -92,10 +104,26 @@ _HANDLERS = {
     "stablehlo.reduce_window": local_ops.windowed,
     "stablehlo.select_and_scatter": local_ops.windowed,
     "stablehlo.convolution": local_ops.convolution,
-    "stablehlo.reduce": local_ops.reduce,
     "stablehlo.gather": local_indexing.gather,
     "stablehlo.scatter": local_indexing.scatter,
 }
+# Ops whose attributes a factor plan cannot keep: unless even, computed whole.
+_WHOLE_UNLESS_EVEN = (
+    "stablehlo.convolution",
+    "stablehlo.gather",
+    "stablehlo.scatter",
+    "stablehlo.rng",
+    "stablehlo.rng_bit_generator",
+    "stablehlo.get_dimension_size",
+)
+# Ops whose regions see the op's sharded values: lowered on local types.
+_CONTROL_FLOW = (
+    "stablehlo.while",
+    "stablehlo.case",
+    "stablehlo.if",
+    "stablehlo.optimization_barrier",
+)
+_SUM_KINDS = {"sum": "stablehlo.add", "max": "stablehlo.maximum", "min": "stablehlo.minimum"}
 
 
 def convert_global_to_local(module: Module) -> Module:
@@ -111,7 +139,8 @@ class _Conversion:
         self.out.aliases = dict(module.aliases)
         self.out.trailer = module.trailer
         self.values: dict[Value, Value] = {}  # global values -> local ones
-        self.mesh = Mesh()  # the one mesh of the program's shardings
+        self.completed: dict[Value, Value] = {}  # partial global values -> reduced local ones
+        self.mesh = Mesh()  # the first mesh holding sharded values
         shardings = self._collect_shardings()
         self.ctx = LocalContext(
             Builder(self.out), self.meshes, self.mesh, shardings, _next_channel(module)
@@ -121,8 +150,9 @@ class _Conversion:
     # -- shardings -------------------------------------------------------------------------------
 
     def _collect_shardings(self) -> dict[Value, TensorSharding]:
-        """The sharding of every value of the global program, on one mesh."""
-        found: list[tuple[Value, TensorSharding, Op]] = []
+        """The sharding of every value of the global program that is sharded
+        on some mesh (replicated values, on any mesh, are on every device)."""
+        found: list[tuple[Value | None, TensorSharding, Op]] = []
         for func in self.source.functions:
             for i, arg in enumerate(func.arguments if not func.is_declaration else ()):
                 sharding = func.arg_attrs(i).get("sdy.sharding")
@@ -133,22 +163,23 @@ class _Conversion:
             for i in range(len(func.type.results)):
                 sharding = func.result_attrs(i).get("sdy.sharding")
                 if sharding is not None:
-                    self._mesh_of(sharding, func.op)  # a known mesh
                     found.append((None, sharding, func.op))
         used: dict[Mesh, str] = {}
         for _, sharding, op in found:
             mesh = self._mesh_of(sharding, op)
-            if mesh.size > 1:
+            if _is_sharded(sharding, mesh):
                 used.setdefault(mesh, str(sharding.mesh))
-        if len(used) > 1:
+        if len({m.size for m in used}) > 1:
             names = " and ".join(f"@{n}" if "<" not in n else n for n in used.values())
             raise PartitionError(
-                f"the program has values on meshes {names}; resharding between meshes is "
-                "not supported"
+                f"the program has values on meshes {names} of different device counts; "
+                "they cannot run as one program"
             )
         if used:
             self.mesh = next(iter(used))
-        return {v: s for v, s, op in found if v is not None and self._mesh_of(s, op).size > 1}
+        return {
+            v: s for v, s, op in found if v is not None and _is_sharded(s, self._mesh_of(s, op))
+        }
 
     def _mesh_of(self, sharding: TensorSharding, op: Op) -> Mesh:
         if isinstance(sharding.mesh, Mesh):
@@ -180,24 +211,28 @@ class _Conversion:
         return self._on_devices(func.result_attrs(i).get("sdy.sharding"), func.op)
 
     def _on_devices(self, sharding: TensorSharding | None, op: Op) -> TensorSharding | None:
-        """`sharding`, or None (replicated) when its mesh has one device."""
-        if sharding is None or self._mesh_of(sharding, op).size == 1:
+        """`sharding`, or None (replicated) when it shards nothing."""
+        if sharding is None or not _is_sharded(sharding, self._mesh_of(sharding, op)):
             return None
         return sharding
 
-    def _same_layout(self, value: Value, sharding: TensorSharding | None, op: Op, what: str):
-        """Raises unless `value` is laid out on devices as `sharding` says."""
+    def _conformed(self, value: Value, x: Value, sharding: TensorSharding | None, op: Op) -> Value:
+        """Local `x` of `value`, laid out as `sharding` says (moved there if it is not)."""
         if not isinstance(value.type, TensorType):
-            return
+            return x
+        ctx = self.ctx
         sharding = self._on_devices(sharding, op)
         shape = value.type.shape
-        ctx = self.ctx
-        a = _normal(ctx.sharded_axes(value), self.mesh)
-        b = _normal(ctx.axes_of(sharding, len(shape)), self.mesh)
-        if not equivalent(a, b, None, shape):
-            raise partition_error(
-                op, f"{what} is sharded {_dims(a)} but must be sharded {_dims(b)}"
-            )
+        source_mesh, target_mesh = ctx.mesh_of(value), ctx.mesh_of_sharding(sharding)
+        a = ctx.sharded_axes(value)
+        b = ctx.axes_of(sharding, len(shape))
+        comparable = source_mesh == target_mesh or not any(a) or not any(b)
+        if comparable and equivalent(_normal(a, source_mesh), _normal(b, source_mesh), None, shape):
+            return x
+        if source_mesh == target_mesh:
+            return relayout(ctx, x, a, b, shape, source_mesh)
+        x = gather_dims(ctx, x, a, shape, mesh=source_mesh)
+        return slice_dims(ctx, x, b, shape, mesh=target_mesh)
 
     # -- conversion ------------------------------------------------------------------------------
 
@@ -223,10 +258,22 @@ class _Conversion:
         block = Block(signature.inputs)
         new.add_region(Region([block]))
         self.values.update(zip(func.arguments, block.arguments, strict=True))
+        for i, arg in enumerate(func.arguments):
+            self._mark_unreduced(arg, func.arg_attrs(i).get("sdy.sharding"))
         with self.ctx.builder.at_end(block):
             for op in func.body.ops:
                 self._op(op)
         return new
+
+    def _mark_unreduced(self, value: Value, sharding: TensorSharding | None) -> None:
+        """A value whose sharding has unreduced axes holds partial terms along them."""
+        if sharding is None or not sharding.unreduced:
+            return
+        mesh = self.ctx.mesh_of_sharding(sharding)
+        axes = tuple(a for a in sharding.unreduced if a.size(mesh) > 1)
+        if axes:
+            kind = _SUM_KINDS.get(sharding.reduction, "stablehlo.add")
+            self.ctx.partial[value] = Partial(tuple(sort_and_merge(axes, mesh)), kind)
 
     def _region(self, op: Op, region: Region) -> Region:
         new = Region()
@@ -238,86 +285,174 @@ class _Conversion:
                     self._op(inner)
         return new
 
+    def _operand(self, value: Value) -> Value:
+        """The local value of `value`, its pending reduction done (once)."""
+        partial = self.ctx.partial.get(value)
+        if partial is None:
+            return self.values[value]
+        if value not in self.completed:
+            self.completed[value] = complete(self.ctx, self.values[value], partial)
+        return self.completed[value]
+
     def _op(self, op: Op) -> None:
         name = op.name
-        operands = [self.values[v] for v in op.operands]
-        if name in ("func.return", "stablehlo.return"):
-            self._check_returned(op)
-            self.ctx.op(name, operands, [], dict(op.attributes), location=op.location)
+        ctx = self.ctx
+        ctx.mesh = self._op_mesh(op)
+        if name in ("sdy.all_reduce", "sdy.reduce_scatter"):
+            operands = [self.values[v] for v in op.operands]
+        elif name == "func.return":
+            self._return(op)
+            return
+        else:
+            operands = [self._operand(v) for v in op.operands]
+        if name == "stablehlo.return":
+            operands = self._returned(op, operands)
+            ctx.op(name, operands, [], dict(op.attributes), location=op.location)
             return
         if name in ("sdy.manual_computation", "sdy.named_computation"):
             self._inline(op, operands)
             return
         if name == "sdy.sharding_group":
             return
-        if name in _UNSUPPORTED:
-            raise partition_error(op, "values with unreduced axes are not supported")
         if name in _IDENTITIES:
             results = operands
         elif name in _RESHARDS:
-            results = [self._reshard(op, operands[0])]
+            source, result = op.operands[0], op.results[0]
+            results = [self._conformed(source, operands[0], ctx.sharding(result), op)]
+        elif name == "sdy.replicated_to_unreduced" or name == "sdy.sharded_to_unreduced":
+            results = [self._to_unreduced(op, operands[0])]
         elif name in COLLECTIVES:
             results = [self._collective(op, operands[0])]
         elif name == "func.call":
             results = self._call(op, operands)
-        else:
+        elif name in _CONTROL_FLOW:
             if name == "stablehlo.while":
-                for i, (v, r) in enumerate(zip(op.operands, op.results, strict=True)):
-                    self._same_layout(v, self.ctx.sharding(r), op, f"operand {i}")
-            elif name not in ("stablehlo.gather", "stablehlo.scatter"):
-                self._check_factors(op)
+                operands = [
+                    self._conformed(v, x, ctx.sharding(r), op)
+                    for v, x, r in zip(op.operands, operands, op.results, strict=True)
+                ]
             regions = [self._region(op, r) for r in op.regions]
-            handler = _HANDLERS.get(name, localize)
-            results = handler(self.ctx, op, operands, regions)
+            results = localize(ctx, op, operands, regions)
+        else:
+            regions = [self._region(op, r) for r in op.regions]
+            ctx.mesh = self._op_mesh(op)
+            results = self._lower(op, operands, regions)
         self.values.update(zip(op.results, results, strict=True))
 
-    def _check_factors(self, op: Op) -> None:
-        """Raises if two tensors of `op` shard one factor of its sharding rule
+    def _op_mesh(self, op: Op) -> Mesh:
+        """The mesh of the first sharded value of `op` (the program's first mesh if none)."""
+        for v in (*op.results, *op.operands):
+            if self.ctx.sharding(v) is not None:
+                return self.ctx.mesh_of(v)
+        return self.mesh
+
+    def _lower(self, op: Op, operands: list[Value], regions: list[Region]) -> list[Value]:
+        """An op of the program on local values: its own lowering where there is
+        one, else as its factor plan says (computing whole what cannot stay local)."""
+        ctx, name = self.ctx, op.name
+        if name in _ALWAYS:
+            return _ALWAYS[name](ctx, op, operands, regions)
+        meshes = {ctx.mesh_of(v) for v in (*op.operands, *op.results) if ctx.sharding(v)}
+        if len(meshes) > 1:
+            return lower_with_plan(ctx, op, operands, regions, whole_plan(ctx, op))
+        even = _is_even(ctx, op)
+        special = _WHERE_EVEN.get(name)
+        if special is not None and even and self._factors_agree(op):
+            try:
+                with ctx.rollback_on(PartitionError):
+                    return special(ctx, op, operands, regions)
+            except PartitionError:
+                pass
+        if name in _WHOLE_UNLESS_EVEN:
+            return lower_with_plan(ctx, op, operands, regions, whole_plan(ctx, op))
+        plan = plan_factors(ctx, op, rule_of(op))
+        return lower_with_plan(ctx, op, operands, regions, plan, _planned_attributes(ctx, op, plan))
+
+    def _factors_agree(self, op: Op) -> bool:
+        """Whether no two tensors of `op` shard one factor of its rule
         differently (checked where a dim is that factor alone)."""
-        rule = rule_for(op)
+        rule = rule_of(op)
         if rule is None:
-            rule = _pointwise_rule(op)
-            sharded = any(any(self.ctx.sharded_axes(v)) for v in (*op.operands, *op.results))
-            if rule is None and not op.regions and sharded:
-                raise partition_error(op, "the op has no sharding rule but sharded values")
-            if rule is None:
-                return
-        seen: dict[int, tuple[tuple, int, str]] = {}
-        tensors = [("operand", i, v) for i, v in enumerate(op.operands)]
-        tensors += [("result", i, v) for i, v in enumerate(op.results)]
+            return not any(
+                any(self.ctx.sharded_axes(v))
+                for v in (*op.operands, *op.results)
+                if isinstance(v.type, TensorType)
+            )
+        seen: dict[int, tuple] = {}
+        values = (*op.operands, *op.results)
         mappings = (*rule.operand_mappings, *rule.result_mappings)
-        for (kind, index, value), mapping in zip(tensors, mappings, strict=True):
+        for value, mapping in zip(values, mappings, strict=True):
             if not isinstance(value.type, TensorType):
                 continue
             axes = self.ctx.sharded_axes(value)
             for dim, factors in enumerate(mapping):
                 if len(factors) != 1 or rule.factor_sizes[factors[0]] != value.type.shape[dim]:
                     continue
-                merged = _merged(axes[dim], self.mesh)
-                first = seen.setdefault(factors[0], (merged, index, kind))
-                if first[0] != merged:
-                    raise partition_error(
-                        op,
-                        f"{first[2]} {first[1]} and {kind} {index} shard one dimension of the "
-                        f"op differently ({_axes(first[0])} vs {_axes(merged)}); a reshard is "
-                        "missing",
-                    )
+                if seen.setdefault(factors[0], merged(axes[dim], self.ctx.mesh)) != merged(
+                    axes[dim], self.ctx.mesh
+                ):
+                    return False
+        return True
 
-    def _check_returned(self, op: Op) -> None:
+    def _returned(self, op: Op, operands: list[Value]) -> list[Value]:
+        """Values a region returns, laid out as its parent's results."""
         parent = op.parent.parent_op if op.parent is not None else None
-        if op.name == "func.return":
-            func = Func(parent)
-            for i, v in enumerate(op.operands):
-                self._same_layout(v, self._result_sharding(func, i), op, f"result {i}")
-        elif parent is not None and parent.name in (
-            "stablehlo.while",
-            "stablehlo.case",
-            "stablehlo.if",
-        ):
-            if parent.name == "stablehlo.while" and op.parent is parent.regions[0].entry:
-                return  # the condition returns a predicate
-            for i, (v, r) in enumerate(zip(op.operands, parent.results, strict=True)):
-                self._same_layout(v, self.ctx.sharding(r), op, f"value {i}")
+        if parent is None or parent.name not in _CONTROL_FLOW:
+            return operands
+        if parent.name == "stablehlo.while" and op.parent is parent.regions[0].entry:
+            return operands  # the condition returns a predicate
+        return [
+            self._conformed(v, x, self.ctx.sharding(r), op)
+            for v, x, r in zip(op.operands, operands, parent.results, strict=True)
+        ]
+
+    def _return(self, op: Op) -> None:
+        """`func.return`: each value laid out and (un)reduced as its result says."""
+        func = Func(op.parent.parent_op)
+        operands = []
+        for i, v in enumerate(op.operands):
+            sharding = self._result_sharding(func, i)
+            unreduced = ()
+            if sharding is not None and sharding.unreduced:
+                mesh = self.ctx.mesh_of_sharding(sharding)
+                unreduced = tuple(a for a in sharding.unreduced if a.size(mesh) > 1)
+            x = self._kept_unreduced(v, unreduced, sharding)
+            operands.append(self._conformed(v, x, sharding, op))
+        self.ctx.op("func.return", operands, [], dict(op.attributes), location=op.location)
+
+    def _kept_unreduced(self, value: Value, axes, sharding) -> Value:
+        """Local `value` partial along exactly `axes` (reduced or split as needed)."""
+        ctx = self.ctx
+        partial = ctx.partial.get(value)
+        if not axes:
+            return self._operand(value)
+        x = self.values[value]
+        kind = _SUM_KINDS.get(sharding.reduction, "stablehlo.add")
+        if partial is not None:
+            extra = local_collectives.axis_set_diff(partial.axes, axes, ctx.mesh)
+            x = complete(ctx, x, partial, extra)
+            missing = local_collectives.axis_set_diff(axes, partial.axes, ctx.mesh)
+            return to_partial(ctx, x, missing, partial.kind)
+        return to_partial(ctx, x, axes, kind)
+
+    def _to_unreduced(self, op: Op, x: Value) -> Value:
+        """`*_to_unreduced`: the value as partial sums along the new unreduced axes
+        (sharded dims first gathered back to the result's sharding)."""
+        ctx = self.ctx
+        source, result = op.operands[0], op.results[0]
+        x = self._conformed(source, x, ctx.sharding(result), op)
+        target = ctx.sharding(result)
+        before = ctx.sharding(source)
+        axes = [a for a in target.unreduced if a.size(ctx.mesh) > 1] if target else []
+        if before is not None:
+            axes = local_collectives.axis_set_diff(axes, list(before.unreduced), ctx.mesh)
+        previous = ctx.partial.get(source)
+        kind = previous.kind if previous else _SUM_KINDS.get(target.reduction, "stablehlo.add")
+        x = to_partial(ctx, x, axes, kind)
+        all_axes = tuple(sort_and_merge([*(previous.axes if previous else ()), *axes], ctx.mesh))
+        if all_axes:
+            ctx.partial[result] = Partial(all_axes, kind)
+        return x
 
     def _inline(self, op: Op, operands: list[Value]) -> None:
         """A manual (or named) computation's body, already local, inlined."""
@@ -331,7 +466,7 @@ class _Conversion:
             self.values[arg] = new
         for inner in body.ops[:-1]:
             self._op(inner)
-        returned = [self.values[v] for v in body.ops[-1].operands]
+        returned = [self._operand(v) for v in body.ops[-1].operands]
         for i, (result, new) in enumerate(zip(op.results, returned, strict=True)):
             expected = self.ctx.local_type(result, op)
             if new.type != expected:
@@ -339,77 +474,98 @@ class _Conversion:
                     op, f"result {i} is {new.type} per device but must be {expected}"
                 )
             self.values[result] = new
-
-    def _reshard(self, op: Op, x: Value) -> Value:
-        """A reshard left in the program: a no-op, or a slice of a replicated value."""
-        source, result = op.operands[0], op.results[0]
-        if self.ctx.is_replicated(source) and not self.ctx.is_replicated(result):
-            local = self.ctx.local_type(result, op)
-            return self.ctx.dynamic_slice_for_axes(x, self.ctx.sharded_axes(result), local)
-        self._same_layout(source, self.ctx.sharding(result), op, "the operand")
-        return x
+            self._mark_unreduced(result, self.ctx.sharding(result))
 
     def _collective(self, op: Op, x: Value) -> Value:
         ctx = self.ctx
-        if ctx.sharding(op.results[0]) is None:  # on a mesh of one device
-            return x
         name = op.name
+        if name == "sdy.all_reduce":
+            return local_collectives.all_reduce(ctx, op, x)
+        if name == "sdy.reduce_scatter":
+            return local_collectives.reduce_scatter(ctx, op, x)
+        if ctx.sharding(op.results[0]) is None and ctx.sharding(op.operands[0]) is None:
+            return x  # on a mesh of one device
         if name == "sdy.all_gather":
             return local_collectives.all_gather(ctx, op, x)
         if name == "sdy.all_slice":
             return local_collectives.all_slice(ctx, op, x)
         if name == "sdy.all_to_all":
             return local_collectives.all_to_all(ctx, op, x)
-        if name == "sdy.collective_permute":
-            source = ctx.sharding(op.operands[0])
-            rank = len(op.operands[0].type.shape)
-            source = _normal(ctx.axes_of(source, rank), self.mesh)
-            target = _normal(ctx.sharded_axes(op.results[0]), self.mesh)
-            if equivalent(source, target, None, op.operands[0].type.shape):
-                return x
-            return local_collectives.collective_permute(ctx, op, x, source)
-        if name == "sdy.all_reduce":
-            return local_collectives.all_reduce(ctx, op, x, self._reduction(op))
-        return local_collectives.reduce_scatter(ctx, op, x)
-
-    def _reduction(self, op: Op) -> str:
-        """The reduction completing the partial results `op` combines: that of
-        the reduce (or scatter) defining them when it left them partial along
-        `op`'s axes, else a sum."""
-        producer = op.operands[0].op
-        if producer is None or producer.name not in ("stablehlo.reduce", "stablehlo.scatter"):
-            return "stablehlo.add"
-        axes = set(_merged(op.attributes["reduction_axes"].axes, self.mesh))
-        if producer.name == "stablehlo.reduce":
-            dims = set(i64_list(producer, "dimensions"))
-            split = self.ctx.sharded_axes(producer.operands[0])
-        else:
-            count = len(producer.results)
-            windows = set(producer.attributes["scatter_dimension_numbers"]["update_window_dims"])
-            dims = set(range(len(producer.operands[count + 1].type.shape))) - windows
-            split = self.ctx.sharded_axes(producer.operands[count + 1])
-        partial = {a for d in dims for a in _merged(split[d], self.mesh)}
-        if not axes <= partial:
-            return "stablehlo.add"
-        kind = reduction_of(producer.regions[0])
-        if kind not in _COMBINERS:
-            raise partition_error(
-                op, f"it combines partial results of a {producer.name} with an unknown reduction"
-            )
-        return kind
+        source = ctx.sharding(op.operands[0])
+        rank = len(op.operands[0].type.shape)
+        source = _normal(ctx.axes_of(source, rank), ctx.mesh)
+        target = _normal(ctx.sharded_axes(op.results[0]), ctx.mesh)
+        if equivalent(source, target, None, op.operands[0].type.shape):
+            return x
+        return local_collectives.collective_permute(ctx, op, x, source)
 
     def _call(self, op: Op, operands: list[Value]) -> list[Value]:
         callee = self.source.function(op.attributes["callee"].name)
         signature = self.signatures[callee.name]
-        for i, v in enumerate(op.operands):
-            self._same_layout(v, self._arg_sharding(callee, i), op, f"operand {i}")
-        for i, r in enumerate(op.results):
-            self._same_layout(r, self._result_sharding(callee, i), op, f"result {i}")
+        operands = [
+            self._conformed(v, x, self._arg_sharding(callee, i), op)
+            for i, (v, x) in enumerate(zip(op.operands, operands, strict=True))
+        ]
         new = self.ctx.op(
             "func.call", operands, signature.results, dict(op.attributes), location=op.location
         )
         new.inherent = op.inherent
-        return list(new.results)
+        results = []
+        for i, (r, x) in enumerate(zip(op.results, new.results, strict=True)):
+            callee_sharding = self._result_sharding(callee, i)
+            results.append(self._moved(x, r, callee_sharding, op))
+        return results
+
+    def _moved(self, x: Value, value: Value, held: TensorSharding | None, op: Op) -> Value:
+        """Local `x` of `value` held as `held`, laid out as `value`'s own sharding."""
+        ctx = self.ctx
+        shape = value.type.shape
+        a = ctx.axes_of(held, len(shape))
+        b = ctx.sharded_axes(value)
+        mesh = ctx.mesh_of_sharding(held)
+        if equivalent(_normal(a, mesh), _normal(b, mesh), None, shape):
+            return x
+        if mesh == ctx.mesh_of(value):
+            return relayout(ctx, x, a, b, shape, mesh)
+        x = gather_dims(ctx, x, a, shape, mesh=mesh)
+        return slice_dims(ctx, x, b, shape, mesh=ctx.mesh_of(value))
+
+
+def _is_sharded(sharding: TensorSharding, mesh: Mesh) -> bool:
+    """Whether `sharding` splits a value among devices (dims or unreduced axes)."""
+    axes = [a for d in sharding.dims for a in d.axes] + list(sharding.unreduced)
+    return any(a.size(mesh) > 1 for a in axes)
+
+
+def _is_even(ctx: LocalContext, op: Op) -> bool:
+    """Whether every sharded dim of every tensor of `op` divides into its shards."""
+    for value in (*op.operands, *op.results):
+        if not isinstance(value.type, TensorType):
+            continue
+        for size, axes in zip(value.type.shape, ctx.sharded_axes(value), strict=True):
+            if axes and size % local_collectives.axes_size(axes, ctx.mesh_of(value)):
+                return False
+    return True
+
+
+def _planned_attributes(ctx: LocalContext, op: Op, plan: FactorPlan) -> dict | None:
+    """The attributes of a slice or dynamic_slice run as `plan` says: along
+    sharded dims kept local (whole slices), the sizes are the local ones."""
+    if op.name not in ("stablehlo.slice", "stablehlo.dynamic_slice"):
+        return None
+    source = op.operands[0]
+    axes = ctx.sharded_axes(source)
+    local = ctx.local_type(source, op).shape
+    kept = [d for d, a in enumerate(axes) if a and d not in plan.gather[0]]
+    if not kept:
+        return None
+    key = "limit_indices" if op.name == "stablehlo.slice" else "slice_sizes"
+    values = list(i64_list(op, key))
+    for d in kept:
+        if values[d] != source.type.shape[d]:
+            raise partition_error(op, f"dimension {d} is kept sharded but only partly taken")
+        values[d] = local[d]
+    return dict(op.attributes, **{key: DenseArrayAttr(I64, tuple(values))})
 
 
 def _op_shardings(op: Op) -> list[tuple[Value, TensorSharding]]:
@@ -451,37 +607,8 @@ def _free(sharding: TensorSharding, manual: set[str]) -> TensorSharding:
     return TensorSharding(sharding.mesh, dims)
 
 
-def _pointwise_rule(op: Op) -> OpShardingRule | None:
-    """For an op without a rule whose tensors all have one shape: one factor per dim."""
-    shapes = {v.type.shape for v in (*op.operands, *op.results) if isinstance(v.type, TensorType)}
-    if len(shapes) != 1 or op.regions:
-        return None
-    (shape,) = shapes
-    mapping = tuple((d,) for d in range(len(shape)))
-    return OpShardingRule(shape, (mapping,) * len(op.operands), (mapping,) * len(op.results))
-
-
-def _merged(axes, mesh: Mesh) -> tuple:
-    """`axes` with adjacent sub-axes of one axis merged (`"x":(1)2, "x":(2)2` is `"x"`)."""
-    out: list = []
-    for axis in axes:
-        if out and out[-1].can_merge(axis):
-            out[-1] = out[-1].merge(axis, mesh)
-        else:
-            out.append(axis)
-    return tuple(AxisRef(a.name) if a.size(mesh) == mesh.axis_size(a.name) else a for a in out)
-
-
-def _axes(axes) -> str:
-    return "{" + ", ".join(str(a) for a in axes) + "}"
-
-
 def _normal(axes_per_dim, mesh: Mesh) -> TensorSharding:
     return TensorSharding(mesh, tuple(DimSharding(tuple(a)) for a in axes_per_dim))
-
-
-def _dims(sharding: TensorSharding) -> str:
-    return "[" + ", ".join(str(d) for d in sharding.dims) + "]"
 
 
 def _next_channel(module: Module) -> int:

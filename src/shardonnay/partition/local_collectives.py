@@ -38,38 +38,21 @@ from shardonnay.ir.types import TensorType
 from shardonnay.mesh import Mesh
 from shardonnay.partition.local_context import (
     LocalContext,
+    Partial,
     axes_index,
     axes_size,
+    local_size,
     partition_error,
 )
+from shardonnay.partition.local_layout import (
+    complete,
+    relayout,
+    replica_groups,
+)
+from shardonnay.partition.unreduced import axis_set_diff
 from shardonnay.sharding import TensorSharding
 
 # -- device groups -----------------------------------------------------------------------------
-
-
-def replica_groups(axes: Sequence[AxisRef], mesh: Mesh) -> list[list[int]]:
-    """The groups of device ids that differ only along `axes`, each in shard-index order.
-
-    >>> replica_groups([AxisRef("x")], Mesh({"x": 2, "y": 2}))
-    [[0, 2], [1, 3]]
-    """
-    groups: dict[tuple[int, ...], dict[int, tuple[int, int]]] = {}
-    for flat, device in enumerate(mesh.device_list):
-        groups.setdefault(_coordinates_off(device, axes, mesh), {})[
-            axes_index(device, axes, mesh)
-        ] = (flat, device)
-    ordered = sorted(groups.values(), key=lambda members: min(f for f, _ in members.values()))
-    return [[members[i][1] for i in sorted(members)] for members in ordered]
-
-
-def _coordinates_off(device: int, axes: Sequence[AxisRef], mesh: Mesh) -> tuple[int, ...]:
-    """The device's mesh coordinates with the parts along `axes` set to zero."""
-    coords = list(mesh.coords_of(device))
-    for axis in axes:
-        i = mesh.axis_index(axis.name)
-        stride = mesh.axis_size(axis.name) // axis.next_pre_size(mesh)
-        coords[i] -= axis.coordinate(coords[i], mesh) * stride
-    return tuple(coords)
 
 
 def atomic_axes(axes: Sequence[AxisRef], mesh: Mesh) -> list[AxisRef]:
@@ -116,7 +99,17 @@ def permute_pairs(
 # -- lowering -----------------------------------------------------------------------------------
 
 
+def _moved(ctx: LocalContext, op: Op, x: Value) -> Value:
+    """`x` moved from its operand's sharding to the result's (any shards)."""
+    source, result = op.operands[0], op.results[0]
+    return relayout(ctx, x, ctx.sharded_axes(source), ctx.sharded_axes(result), source.type.shape)
+
+
 def all_gather(ctx: LocalContext, op: Op, x: Value) -> Value:
+    """One all_gather per dim (or of a leading dim for several); where uneven
+    shards do not concatenate into the result's shards, `relayout`."""
+    if not _nests(ctx, op, op.attributes["gathering_axes"].lists, gathering=True):
+        return _moved(ctx, op, x)
     lists = op.attributes["gathering_axes"].lists
     dims = [d for d, axes in enumerate(lists) if axes]
     if len(dims) <= 1:
@@ -164,21 +157,44 @@ def all_gather(ctx: LocalContext, op: Op, x: Value) -> Value:
     return _checked(ctx, op, ctx.reshape(x, final))
 
 
+def _nests(ctx: LocalContext, op: Op, lists, *, gathering: bool) -> bool:
+    """Whether the shards along the moved axes of every dim make up exactly
+    the shards of the less sharded side (always true for even shards): the
+    collective then moves whole buffers."""
+    source, result = op.operands[0], op.results[0]
+    for dim, moved in enumerate(lists):
+        if not moved:
+            continue
+        size = source.type.shape[dim]
+        outer = ctx.sharded_axes(result if gathering else source)[dim]
+        inner = ctx.sharded_axes(source if gathering else result)[dim]
+        if not outer and not gathering:
+            continue  # slicing a whole dim pads it first
+        whole = local_size(size, outer, ctx.mesh)
+        if axes_size(moved, ctx.mesh) * local_size(size, inner, ctx.mesh) != whole:
+            return False
+    return True
+
+
 def all_slice(ctx: LocalContext, op: Op, x: Value) -> Value:
-    local = ctx.local_type(op.results[0], op)
     lists = op.attributes["slicing_axes"].lists
+    if not _nests(ctx, op, lists, gathering=False):
+        return _moved(ctx, op, x)
+    local = ctx.local_type(op.results[0], op)
     return ctx.dynamic_slice_for_axes(x, lists, local)
 
 
 def all_to_all(ctx: LocalContext, op: Op, x: Value) -> Value:
+    """A `stablehlo.all_to_all` where the moved shards are whole buffers, else
+    a gather along the source dims and a slice along the target dims."""
     params = op.attributes["params"].params
+    if not _all_to_all_nests(ctx, op, params):
+        return _moved(ctx, op, x)
     shape = list(x.type.shape)
     if len(params) == 1:
         (param,) = params
         groups = replica_groups(param.axes, ctx.mesh)
         count = len(groups[0])
-        if shape[param.tgt_dim] % count:
-            raise partition_error(op, "dimension not divisible by num devices per group")
         shape[param.src_dim] *= count
         shape[param.tgt_dim] //= count
         result = ctx.value(
@@ -195,6 +211,24 @@ def all_to_all(ctx: LocalContext, op: Op, x: Value) -> Value:
         )
         return _checked(ctx, op, result)
     return _checked(ctx, op, _all_to_all_params(ctx, op, x, params))
+
+
+def _all_to_all_nests(ctx: LocalContext, op: Op, params) -> bool:
+    """Each parameter's source dim concatenates into whole shards and its
+    target dim splits into whole shards."""
+    source, result = op.operands[0], op.results[0]
+    before, after = ctx.sharded_axes(source), ctx.sharded_axes(result)
+    shape = source.type.shape
+    for param in params:
+        n = axes_size(param.axes, ctx.mesh)
+        src, tgt = param.src_dim, param.tgt_dim
+        c_before = local_size(shape[src], before[src], ctx.mesh)
+        if n * c_before != local_size(shape[src], after[src], ctx.mesh):
+            return False
+        c_after = local_size(shape[tgt], after[tgt], ctx.mesh)
+        if n * c_after != local_size(shape[tgt], before[tgt], ctx.mesh):
+            return False
+    return True
 
 
 def _all_to_all_params(ctx: LocalContext, op: Op, x: Value, params) -> Value:
@@ -266,25 +300,52 @@ def collective_permute(ctx: LocalContext, op: Op, x: Value, source: TensorShardi
     return _checked(ctx, op, result)
 
 
-def all_reduce(ctx: LocalContext, op: Op, x: Value, reduction: str) -> Value:
-    axes = op.attributes["reduction_axes"].axes
-    groups = replica_groups(axes, ctx.mesh)
+def all_reduce(ctx: LocalContext, op: Op, x: Value) -> Value:
+    """Combines the partial terms of `x` along the reduction axes it is partial
+    along, with the reduction that left them; axes along which `x` is not
+    partial (it is whole there, e.g. an argmax reduced in two steps) need nothing."""
+    partial = ctx.partial.get(op.operands[0])
+    if partial is None:
+        return x
+    axes = list(op.attributes["reduction_axes"].axes)
+    reduced, left = _split(ctx, partial, axes)
+    if left:
+        ctx.partial[op.results[0]] = Partial(tuple(left), partial.kind)
+    if not reduced:
+        return x
+    if sorted(reduced) == sorted(axes):
+        reduced = axes  # the op's own order (Shardy's groups)
     result_type = ctx.local_type(op.results[0], op)
-    attributes = {
-        "channel_handle": ctx.channel_handle(),
-        "replica_groups": ctx.groups_attr(groups),
-        "use_global_device_ids": UNIT,
-    }
-    region = ctx.binary_region(result_type.element_type, reduction)
-    return ctx.op("stablehlo.all_reduce", [x], [result_type], attributes, [region]).results[0]
+    return complete(ctx, x, partial, reduced, result_type)
+
+
+def _split(ctx: LocalContext, partial: Partial, axes) -> tuple[list, list]:
+    """(the axes of `axes` that `partial` is partial along, its other partial axes)."""
+    missing = axis_set_diff(axes, partial.axes, ctx.mesh)
+    reduced = axis_set_diff(axes, missing, ctx.mesh)
+    left = axis_set_diff(partial.axes, reduced, ctx.mesh)
+    return reduced, left
 
 
 def reduce_scatter(ctx: LocalContext, op: Op, x: Value) -> Value:
+    """Reduces the partial terms along the axes and keeps this device's shard
+    (`stablehlo.reduce_scatter` along one evenly sharded dim)."""
     lists = op.attributes["reduce_scatter_axes"].lists
-    dims = [d for d, axes in enumerate(lists) if axes]
+    axes = [a for d in lists for a in d]
+    partial = ctx.partial.get(op.operands[0])
+    if partial is None:
+        return _moved(ctx, op, x)
+    reduced, left = _split(ctx, partial, axes)
+    if left:
+        ctx.partial[op.results[0]] = Partial(tuple(left), partial.kind)
+    dims = [d for d, d_axes in enumerate(lists) if d_axes]
     local = ctx.local_type(op.results[0], op)
     element = x.type.element_type
-    if len(dims) == 1:
+    if sorted(reduced) != sorted(axes) or not _nests(ctx, op, lists, gathering=False):
+        return _moved(ctx, op, complete(ctx, x, partial, reduced))
+    if len(dims) == 1 and x.type.shape[dims[0]] == local.shape[dims[0]] * axes_size(
+        lists[dims[0]], ctx.mesh
+    ):
         groups = replica_groups(lists[dims[0]], ctx.mesh)
         attributes = {
             "channel_handle": ctx.channel_handle(),
@@ -292,17 +353,17 @@ def reduce_scatter(ctx: LocalContext, op: Op, x: Value) -> Value:
             "scatter_dimension": ctx.i64_attr(dims[0]),
             "use_global_device_ids": UNIT,
         }
-        region = ctx.binary_region(element, "stablehlo.add")
+        region = ctx.binary_region(element, partial.kind)
         return ctx.op("stablehlo.reduce_scatter", [x], [local], attributes, [region]).results[0]
-    groups = replica_groups([a for d in dims for a in lists[d]], ctx.mesh)
+    groups = replica_groups(axes, ctx.mesh)
     attributes = {
         "channel_handle": ctx.channel_handle(),
         "replica_groups": ctx.groups_attr(groups),
         "use_global_device_ids": UNIT,
     }
-    region = ctx.binary_region(element, "stablehlo.add")
-    reduced = ctx.op("stablehlo.all_reduce", [x], [x.type], attributes, [region]).results[0]
-    return ctx.dynamic_slice_for_axes(reduced, lists, local)
+    region = ctx.binary_region(element, partial.kind)
+    reduced_x = ctx.op("stablehlo.all_reduce", [x], [x.type], attributes, [region]).results[0]
+    return ctx.dynamic_slice_for_axes(reduced_x, lists, local)
 
 
 def _checked(ctx: LocalContext, op: Op, result: Value) -> Value:

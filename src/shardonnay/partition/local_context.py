@@ -339,9 +339,13 @@ class LocalContext:
             if not axes or not is_uneven(size, axes, self.mesh):
                 continue
             positions = local.with_element_type(I64)
-            iota = self.value("stablehlo.iota", [], positions, {"iota_dimension": self.i64_attr(dim)})
+            iota = self.value(
+                "stablehlo.iota", [], positions, {"iota_dimension": self.i64_attr(dim)}
+            )
             offset = self.dimension_offset(axes, local.shape[dim])
-            index = self.value("stablehlo.add", [iota, self.broadcast(offset, positions)], positions)
+            index = self.value(
+                "stablehlo.add", [iota, self.broadcast(offset, positions)], positions
+            )
             limit = self.broadcast(self.i64(size), positions)
             inside = self.compare(index, limit, "LT")
             mask = inside if mask is None else self.value("stablehlo.and", [mask, inside], bools)

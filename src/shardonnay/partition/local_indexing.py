@@ -31,10 +31,13 @@ from shardonnay.ir.types import TensorType
 from shardonnay.partition.local_context import (
     I64,
     LocalContext,
+    Partial,
     axes_index,
     partition_error,
 )
-from shardonnay.partition.local_ops import localize, reduction_of
+from shardonnay.partition.local_ops import localize
+from shardonnay.partition.local_reduce import reduction_of
+from shardonnay.partition.unreduced import sort_and_merge
 
 
 def _numbers(op: Op, key: str) -> dict:
@@ -147,6 +150,8 @@ def gather(ctx: LocalContext, op: Op, operands, regions) -> list[Value]:
         else:
             mask = held
     result = ctx.value("stablehlo.gather", [operands[0], indices], result_type, attrs)
+    axes = tuple(sort_and_merge(reduction_axes, ctx.mesh))
+    ctx.partial[op.results[0]] = Partial(axes, "stablehlo.add")
     mask_type = mask.type
     if mask_type.shape and ivd < len(mask_type.shape):
         kept = tuple(n for d, n in enumerate(mask_type.shape) if d != ivd)
@@ -266,4 +271,8 @@ def scatter(ctx: LocalContext, op: Op, operands, regions) -> list[Value]:
         bounds = _index_bounds(ctx, itype, ivd, lows)
         indices = ctx.value("stablehlo.subtract", [indices, bounds], itype)
     new_operands = [*local_inputs, indices, *operands[count + 1 :]]
-    return localize(ctx, op, new_operands, regions)
+    results = localize(ctx, op, new_operands, regions)
+    if reduction_axes:
+        axes = tuple(sort_and_merge(reduction_axes, ctx.mesh))
+        ctx.partial[op.results[0]] = Partial(axes, reduction_of(op.regions[0]))
+    return results

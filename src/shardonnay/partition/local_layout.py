@@ -169,7 +169,9 @@ def slice_dims(
     cut = [axes_per_dim[d] if d in dims else () for d in range(len(shape))]
     if not any(cut):
         return x
-    sizes = [local_size(shape[d], cut[d], mesh) if cut[d] else x.type.shape[d] for d in range(len(shape))]
+    sizes = [
+        local_size(shape[d], cut[d], mesh) if cut[d] else x.type.shape[d] for d in range(len(shape))
+    ]
     return ctx.dynamic_slice_for_axes(x, cut, x.type.with_shape(tuple(sizes)), mesh)
 
 

@@ -15,6 +15,10 @@ device, on local types (`localize`). The ops here need more:
   `select_and_scatter`, `sort`, `concatenate`, `reverse` and the random ops
   get local attributes or are checked to act within every shard.
 
+These are the forms Shardy's conversion emits for even shards; where one
+raises `PartitionError` (data would move between devices), the conversion
+plans the op's factors instead (`local_factors`).
+
 Every function takes the context, the global op, its local operands and its
 converted regions, and returns the local results.
 """
@@ -34,10 +38,12 @@ from shardonnay.ops.linalg import i64_list, padding_pairs
 from shardonnay.partition.local_context import (
     I64,
     LocalContext,
+    Partial,
     axes_index,
     axes_size,
     partition_error,
 )
+from shardonnay.partition.local_factors import plan_factors, rule_of
 
 SHARDING = "sdy.sharding"
 
@@ -349,52 +355,8 @@ def convolution(ctx: LocalContext, op: Op, operands, regions) -> list[Value]:
             if count % divisor:
                 raise partition_error(op, f"{key} {count} does not divide by the sharding")
             attrs[key] = IntegerAttr(count // divisor, I64)
-    return localize(ctx, op, operands, regions, attrs)
-
-
-# -- reductions --------------------------------------------------------------------------------
-
-_IDENTITIES = {"stablehlo.add": 0, "stablehlo.multiply": 1, "stablehlo.or": 0, "stablehlo.and": 1}
-
-
-def reduction_of(region: Region) -> str | None:
-    """The op name of a body `return op(%a, %b)`, or None for other bodies."""
-    block = region.entry
-    ops = block.ops
-    if (
-        len(ops) == 2
-        and len(block.arguments) == 2
-        and set(ops[0].operands) == set(block.arguments)
-        and ops[1].operands == (ops[0].results[0],)
-    ):
-        return ops[0].name
-    return None
-
-
-def reduce(ctx: LocalContext, op: Op, operands, regions) -> list[Value]:
-    """A reduction over sharded dims leaves partial results, which the
-    `sdy.all_reduce` after it combines: its init value must be the identity of
-    the reduction for sums and products (max/min/and/or may repeat theirs)."""
-    count = len(op.results)
-    dims = set(i64_list(op, "dimensions"))
-    if any(a for d, a in enumerate(ctx.sharded_axes(op.operands[0])) if d in dims):
-        kind = reduction_of(op.regions[0])
-        if count > 1 or kind is None:
-            raise partition_error(op, "a reduction over sharded dims needs a single binary body")
-        if kind in _IDENTITIES:
-            init = constant_value(op.operands[count])
-            if init is None or not np.all(init == _IDENTITIES[kind]):
-                raise partition_error(
-                    op,
-                    f"the init value of a {kind} over sharded dims must be "
-                    f"{_IDENTITIES[kind]}, or every shard adds it once",
-                )
-    return localize(ctx, op, operands, regions)
-
-
-def constant_value(value: Value) -> np.ndarray | None:
-    """The literal of a value defined by a constant op (None otherwise)."""
-    op = value.op
-    if op is None or op.name not in ("stablehlo.constant", "sdy.constant"):
-        return None
-    return op.attributes["value"].to_numpy()
+    results = localize(ctx, op, operands, regions, attrs)
+    plan = plan_factors(ctx, op, rule_of(op), local_reductions=True)
+    if plan.reduction_axes:
+        ctx.partial[op.results[0]] = Partial(plan.reduction_axes, "stablehlo.add")
+    return results

@@ -80,7 +80,7 @@ from shardonnay.propagation.factor_propagation import (
     PropagationDirection,
     propagate_op,
 )
-from shardonnay.propagation.rules import RuleBuilder, rule_for
+from shardonnay.propagation.rules import RULE_ATTRIBUTE, RuleBuilder, rule_for
 from shardonnay.propagation.sharding_groups import sync_group_members
 from shardonnay.propagation.validation import validate_for_propagation
 from shardonnay.sharding import DimSharding, TensorSharding, TensorShardingPerValue
@@ -90,6 +90,7 @@ __all__ = [
     "DataFlowEdge",
     "add_free_axes",
     "cyclic_gc_paused",
+    "drop_sharding_rules",
     "erase_dead_ops",
     "erase_manual_axes",
     "pausing_cyclic_gc",
@@ -153,6 +154,7 @@ def propagate(
     strategy: Strategy = "aggressive",
     conservative: bool = False,
     data_flow_edges: bool = True,
+    keep_sharding_rules: bool = False,
     recorder: Any = None,
 ) -> Module:
     """A copy of `module` with shardings propagated (see the module docstring).
@@ -166,6 +168,10 @@ def propagate(
     `conservative`: never split an axis into sub-axes while propagating.
     `data_flow_edges`: tie the values of control-flow ops (False: like
     Shardy's propagation pass alone, which leaves them apart).
+    `keep_sharding_rules`: every op propagated through keeps the rule used as
+    its `sdy.sharding_rule` attribute (Shardy's `keep-sharding-rules=true`;
+    with `conservative`, the rules of conservative propagation); without it,
+    the rules written on ops go, but custom ones (`drop_sharding_rules`).
     `recorder`: an object told about every sharding change (see
     `shardonnay.propagation.explain.Recorder`); it does not alter the result.
     """
@@ -179,34 +185,35 @@ def propagate(
     )
     with cyclic_gc_paused():
         validate_for_propagation(module)
-        return _propagate_copy(
-            module, strategy, factor_propagation, conservative, data_flow_edges, recorder
-        )
+        copy = module.__class__.__new__(module.__class__)
+        _copy_module(module, copy)
+        erase_dead_ops(copy, keep_data_flow_ops=data_flow_edges)
+        groups = sync_group_members(copy)
+        driver = _Driver(copy, factor_propagation, conservative, data_flow_edges, groups)
+        driver.recorder = recorder
+        if recorder is not None:
+            recorder.start(copy, driver)
+        if strategy == "user-priority":
+            driver.run_user_priorities()
+        elif strategy == "op-priority":
+            driver.run_op_priorities()
+        else:
+            driver.run()
+        if keep_sharding_rules:
+            driver.keep_rules()
+        else:
+            drop_sharding_rules(copy)
+        return copy
 
 
-def _propagate_copy(
-    module: Module,
-    strategy: Strategy,
-    factor_propagation: FactorPropagation,
-    conservative: bool,
-    data_flow_edges: bool,
-    recorder: Any,
-) -> Module:
-    copy = module.__class__.__new__(module.__class__)
-    _copy_module(module, copy)
-    erase_dead_ops(copy, keep_data_flow_ops=data_flow_edges)
-    groups = sync_group_members(copy)
-    driver = _Driver(copy, factor_propagation, conservative, data_flow_edges, groups)
-    driver.recorder = recorder
-    if recorder is not None:
-        recorder.start(copy, driver)
-    if strategy == "user-priority":
-        driver.run_user_priorities()
-    elif strategy == "op-priority":
-        driver.run_op_priorities()
-    else:
-        driver.run()
-    return copy
+def drop_sharding_rules(module: Module) -> None:
+    """Removes, in place, every `sdy.sharding_rule` that is not custom (as
+    Shardy's propagation passes do without `keep-sharding-rules=true`, and
+    its pipeline's last step, `sdy-drop-sharding-rules`)."""
+    for op in module.walk():
+        rule = op.attributes.get(RULE_ATTRIBUTE)
+        if isinstance(rule, OpShardingRule) and not rule.is_custom:
+            del op.attributes[RULE_ATTRIBUTE]
 
 
 def _copy_module(source: Module, target: Module) -> None:
@@ -579,7 +586,7 @@ class _Driver:
         rule = None
         if all(isinstance(v.type, TensorType) for v in (*op.operands, *op.results)):
             try:
-                rule = rule_for(op)
+                rule = rule_for(op, conservative=self.conservative)
             except (ShardingError, KeyError):
                 rule = None
         if rule is not None:
@@ -812,6 +819,7 @@ class _Driver:
             op_item.rule,
             directions,
             op_item.is_elementwise,
+            conservative=self.conservative,
         )
 
     def _common_mesh(
@@ -841,12 +849,15 @@ class _Driver:
         directions: Directions,
         is_elementwise: bool,
         *,
+        conservative: bool = False,
         notify: bool = True,
         set_results: Any = None,
         result_shardings: Sequence[TensorSharding | None] | None = None,
     ) -> bool:
         """Propagates through one op (or edge, or function result) whose
-        tensors are `operands` and `results`, and records the changes."""
+        tensors are `operands` and `results`, and records the changes.
+        `conservative` (Shardy sets it for ops only, never for data-flow
+        edges, barriers and function results): no axis is split."""
         shardings, holder = self.shardings, self._holder
         old_operands = [shardings.get(holder.get(v, v)) for v in operands]
         old_results = (
@@ -858,7 +869,7 @@ class _Driver:
             if directions in self._inert_directions:  # no factor may propagate
                 return False
             outcome = self._step_outcome(
-                old_operands, old_results, rule, directions, is_elementwise
+                old_operands, old_results, rule, directions, is_elementwise, conservative
             )
             if outcome is None or not outcome[4]:
                 return False
@@ -888,7 +899,7 @@ class _Driver:
             strategy=self.factor_propagation,
             direction=directions,
             is_elementwise=is_elementwise,
-            conservative=self.conservative,
+            conservative=conservative,
         )
         if self.recorder is not None:
             result_refs = (
@@ -924,6 +935,7 @@ class _Driver:
         rule: OpShardingRule,
         directions: Directions,
         is_elementwise: bool,
+        conservative: bool,
     ) -> tuple | None:
         """`propagate_op` on these shardings, remembered: (new operand and
         result shardings, which operands and results were updated, whether any
@@ -939,6 +951,7 @@ class _Driver:
             id(rule),
             id(directions),
             is_elementwise,
+            conservative,
             *map(id, old_operands),
             *map(id, old_results),
         )
@@ -958,7 +971,7 @@ class _Driver:
                 strategy=self.factor_propagation,
                 direction=directions,
                 is_elementwise=is_elementwise,
-                conservative=self.conservative,
+                conservative=conservative,
             )
             distinct = self._distinct
             outcome = (
@@ -1058,6 +1071,12 @@ class _Driver:
                 self._result_ref = None
 
     # -- writing shardings back ----------------------------------------------------------
+
+    def keep_rules(self) -> None:
+        """Writes the rule of every op that has one as its `sdy.sharding_rule`."""
+        for op, rule in self.rules.items():
+            if rule is not None and RULE_ATTRIBUTE not in op.attributes:
+                op.attributes[RULE_ATTRIBUTE] = rule
 
     def _write_back(self) -> None:
         for v, (func, i) in self.arg_of.items():

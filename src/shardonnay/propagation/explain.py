@@ -547,10 +547,15 @@ def explain_propagation(module: Module, **options: Any) -> Explanation:
     """Propagates `module` (`options` as for `propagate`: `strategy`,
     `conservative`, `data_flow_edges`), recording why; `module` is unchanged
     and `Explanation.module` is what `propagate` returns."""
+    # Constraints and manual computations are named as Shardy numbers them
+    # (dead ones included), unless the module names them already.
     named = copy_module(module)
-    name_origin_sources(named)
+    naming = not any(ORIGIN_NAME in op.attributes for op in named.walk())
+    if naming:
+        name_origin_sources(named)
     recorder = Recorder()
     result = propagate(named, recorder=recorder, **options)
-    for op in result.walk():
-        op.attributes.pop(ORIGIN_NAME, None)
+    if naming:
+        for op in result.walk():
+            op.attributes.pop(ORIGIN_NAME, None)
     return Explanation(result, recorder)

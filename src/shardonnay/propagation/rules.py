@@ -7,6 +7,10 @@
 2. a rule registered for the op's name with `@register_rule("my.op")`;
 3. the `sharding_rule` facet of the op's `OpDef` in `shardonnay.ops`.
 
+`rule_for(op, conservative=True)` gives the rule Shardy's propagation uses with
+`conservative-propagation=true`: no propagation through the dims that would
+need data to move between devices (see `conservative_rule`).
+
 `RuleBuilder` assembles a rule factor by factor, the way Shardy's
 `OpShardingRuleBuilder` does, so that factors get the same letters as in
 Shardy's output. A matmul `[8, 32] x [32, 16] -> [8, 16]`:
@@ -60,14 +64,23 @@ def unregister_rule(name: str) -> None:
     _USER_RULES.pop(name, None)
 
 
-def rule_for(op: Op) -> OpShardingRule | None:
-    """The sharding rule of `op` (see the module docstring for the order)."""
+def rule_for(op: Op, *, conservative: bool = False) -> OpShardingRule | None:
+    """The sharding rule of `op` (see the module docstring for the order);
+    with `conservative`, as `conservative_rule` changes it."""
     written = op.attributes.get(RULE_ATTRIBUTE)
     if isinstance(written, OpShardingRule):
         return written
     user = _USER_RULES.get(op.name)
     if user is not None:
         return user(op)
+    rule = _defined_rule(op)
+    if conservative and rule is not None and op.name in _CONSERVATIVE_CHANGES:
+        return conservative_rule(op, rule)
+    return rule
+
+
+def _defined_rule(op: Op) -> OpShardingRule | None:
+    """The rule of `op`'s `OpDef`, remembered for ops that look alike."""
     op_def = lookup(op.name)
     key = _rule_key(op, op_def)
     if key is None:
@@ -110,16 +123,133 @@ def _rule_key(op: Op, op_def: object) -> tuple | None:
     return key
 
 
-def populate_rules(module: Module) -> Module:
+def populate_rules(module: Module, *, conservative: bool = False) -> Module:
     """Writes every op's rule as its `sdy.sharding_rule` attribute, like
-    Shardy's `sdy-populate-op-sharding-rules` pass (in place)."""
+    Shardy's `sdy-populate-op-sharding-rules` pass (in place); `conservative`:
+    the rules of conservative propagation (`conservative-propagation=true`)."""
     for op in module.walk():
         if RULE_ATTRIBUTE in op.attributes:
             continue
-        rule = rule_for(op)
+        rule = rule_for(op, conservative=conservative)
         if rule is not None:
             op.attributes[RULE_ATTRIBUTE] = rule
     return module
+
+
+# -- conservative propagation ----------------------------------------------------------
+
+
+def conservative_rule(op: Op, rule: OpShardingRule) -> OpShardingRule:
+    """`rule` (the regular rule of `op`) as Shardy builds it for conservative
+    propagation, which never propagates along dims whose sharding would need
+    data to move between devices:
+
+    - `stablehlo.slice`, `stablehlo.pad`, `stablehlo.reduce_window`,
+      `stablehlo.select_and_scatter`: the factors of dims whose sizes differ
+      between tensors (permutation and need-replication factors) are also
+      blocked;
+    - `stablehlo.concatenate` (the concatenated dim) and
+      `stablehlo.convolution` (the spatial dims): those dims get no shared
+      factor; like every dim left without one, each gets a factor of size 1
+      of its own (operands first, then results, dim by dim).
+
+    The slice `[32, 4, 8] -> [32, 1, 2]`:
+    `([i, j, k])->([i, j, k]) {i=32, j=4, k=8} permutation={j, k}` becomes
+    `... permutation={j, k} blocked_propagation={j, k}`; the concatenate of
+    `tensor<4x3xf32>` and `tensor<4x5xf32>` along dim 1:
+    `([i, j], [i, j])->([i, j]) {i=4, j=8} need_replication={j}` becomes
+    `([i, j], [i, k])->([i, l]) {i=4, j=1, k=1, l=1}`.
+    """
+    return _CONSERVATIVE_CHANGES[op.name](op, rule)
+
+
+def _block_moving_factors(op: Op, rule: OpShardingRule) -> OpShardingRule:
+    moving = {*rule.permutation_factors, *rule.need_replication_factors}
+    return OpShardingRule(
+        rule.factor_sizes,
+        rule.operand_mappings,
+        rule.result_mappings,
+        rule.reduction_factors,
+        rule.need_replication_factors,
+        rule.permutation_factors,
+        tuple(sorted({*rule.blocked_propagation_factors, *moving})),
+        rule.is_custom,
+    )
+
+
+def _concatenated_dims(op: Op) -> list[tuple[int, ...]]:
+    from shardonnay.ops.shape import int_attr
+
+    dim = int_attr(op, "dimension")
+    return [(dim,)] * (len(op.operands) + len(op.results))
+
+
+def _spatial_dims(op: Op) -> list[tuple[int, ...]]:
+    from shardonnay.ops.convolution import conv_dimensions
+
+    dims = conv_dimensions(op)
+    return [dims.input_spatial, dims.kernel_spatial, dims.output_spatial]
+
+
+def _unshared_dims(
+    dims_of: Callable[[Op], list[tuple[int, ...]]],
+) -> Callable[[Op, OpShardingRule], OpShardingRule]:
+    """The change that leaves the dims `dims_of(op)` (per tensor) without
+    shared factors: their factors go, and so do the size-1 factors of single
+    dims; then every dim without a factor gets a size-1 factor of its own."""
+
+    def change(op: Op, rule: OpShardingRule) -> OpShardingRule:
+        mappings = rule.tensor_mappings()
+        dropped = {
+            f
+            for mapping, dims in zip(mappings, dims_of(op), strict=True)
+            for d in dims
+            for f in mapping[d]
+        }
+        places: dict[int, int] = {}
+        for mapping in mappings:
+            for dim in mapping:
+                for f in dim:
+                    places[f] = places.get(f, 0) + 1
+        dropped |= {
+            f for f, size in enumerate(rule.factor_sizes) if size == 1 and places.get(f, 0) == 1
+        }
+        kept = [f for f in range(rule.num_factors) if f not in dropped]
+        index = {f: i for i, f in enumerate(kept)}
+        tensors = [[[index[f] for f in dim if f in index] for dim in m] for m in mappings]
+        sizes = [rule.factor_sizes[f] for f in kept]
+        for dims in tensors:
+            for dim in dims:
+                if not dim:
+                    dim.append(len(sizes))
+                    sizes.append(1)
+        n = len(rule.operand_mappings)
+
+        def kept_of(factors: tuple[int, ...]) -> tuple[int, ...]:
+            return tuple(index[f] for f in factors if f in index)
+
+        return OpShardingRule(
+            tuple(sizes),
+            tuple(tensors[:n]),
+            tuple(tensors[n:]),
+            kept_of(rule.reduction_factors),
+            kept_of(rule.need_replication_factors),
+            kept_of(rule.permutation_factors),
+            kept_of(rule.blocked_propagation_factors),
+            rule.is_custom,
+        )
+
+    return change
+
+
+_CONSERVATIVE_CHANGES: dict[str, Callable[[Op, OpShardingRule], OpShardingRule]] = {
+    "stablehlo.slice": _block_moving_factors,
+    "stablehlo.pad": _block_moving_factors,
+    "stablehlo.reduce_window": _block_moving_factors,
+    "stablehlo.select_and_scatter": _block_moving_factors,
+    "stablehlo.concatenate": _unshared_dims(_concatenated_dims),
+    "stablehlo.convolution": _unshared_dims(_spatial_dims),
+}
 
 
 class RuleBuilder:

@@ -42,70 +42,87 @@ def simulate(local_module: Module, *global_inputs, func: str = "main") -> tuple[
     f = local_module.function(func)
     shardings = [f.arg_attrs(i).get("sdy.sharding") for i in range(len(f.type.inputs))]
     result_shardings = [f.result_attrs(i).get("sdy.sharding") for i in range(len(f.type.results))]
-    mesh = _mesh(local_module, [s for s in (*shardings, *result_shardings) if s is not None])
-    devices = ManualDevices(mesh, {}, mesh.axis_names)
-    ids = [devices.partition_id(i) for i in range(devices.count)]
+    count = _device_count(local_module, [*shardings, *result_shardings])
+    devices = ManualDevices(Mesh({"devices": count}), {}, ("devices",))
     if len(global_inputs) != len(f.type.inputs):
         raise ShardonnayError(
             f"@{func} takes {len(f.type.inputs)} inputs, got {len(global_inputs)}"
         )
-    per_device: list[list[np.ndarray]] = [[] for _ in ids]
+    per_device: list[list[np.ndarray]] = [[] for _ in range(count)]
     for i, (x, t, sharding) in enumerate(zip(global_inputs, f.type.inputs, shardings, strict=True)):
         if isinstance(t, TokenType):
             for buffers in per_device:
                 buffers.append(TOKEN)
             continue
         array = np.asarray(x).astype(t.dtype, copy=False)
-        buffers = shard(array, _on(sharding, array.ndim, mesh), mesh)
-        for k, device in enumerate(ids):
+        placed, mesh = _placement(local_module, sharding, array.ndim, count)
+        buffers = shard(array, placed, mesh)
+        for device in range(count):
             if buffers[device].shape != t.shape:
                 raise ShardonnayError(
                     f"input {i} of @{func}: global shape {array.shape} gives buffers of shape "
                     f"{buffers[device].shape}, but the argument type is {t}"
                 )
-            per_device[k].append(buffers[device])
+            per_device[device].append(buffers[device])
     results = run_devices(local_module, devices, f.op.regions[0], per_device)
     out = []
     for r, (t, sharding) in enumerate(zip(f.type.results, result_shardings, strict=True)):
         if not isinstance(t, TensorType):
             out.append(results[0][r])
             continue
-        placed = _on(sharding, len(t.shape), mesh)
+        placed, mesh = _placement(local_module, sharding, len(t.shape), count)
         shape = _global_shape(t, placed, mesh)
-        out.append(unshard({d: results[k][r] for k, d in enumerate(ids)}, placed, mesh, shape))
+        out.append(unshard({d: results[d][r] for d in range(count)}, placed, mesh, shape))
     return tuple(out)
 
 
-def _mesh(module: Module, shardings: list[TensorSharding]) -> Mesh:
-    """The mesh the program's signature is sharded on (the module's only
-    mesh, or one device, when nothing is sharded)."""
-    meshes = module.meshes
-    found = set()
+def _mesh_named(module: Module, sharding: TensorSharding) -> Mesh:
+    if isinstance(sharding.mesh, Mesh):
+        return sharding.mesh
+    mesh = module.meshes.get(sharding.mesh)
+    if mesh is None:
+        raise ShardonnayError(f"unknown mesh @{sharding.mesh}")
+    return mesh
+
+
+def _splits(sharding: TensorSharding | None, mesh: Mesh | None) -> bool:
+    """Whether `sharding` gives devices different buffers."""
+    if sharding is None or mesh is None:
+        return False
+    axes = [a for d in sharding.dims for a in d.axes] + list(sharding.unreduced)
+    return any(a.size(mesh) > 1 for a in axes)
+
+
+def _device_count(module: Module, shardings: list[TensorSharding | None]) -> int:
+    """The devices the program runs on: those of the meshes its signature is
+    sharded on (which must agree), or of its only mesh, or one."""
+    sizes = set()
     for s in shardings:
-        mesh = s.mesh if isinstance(s.mesh, Mesh) else meshes.get(s.mesh)
-        if mesh is None:
-            raise ShardonnayError(f"unknown mesh @{s.mesh}")
-        if mesh.size > 1:
-            found.add(mesh)
-    if len(found) > 1:
-        raise ShardonnayError("the signature uses several meshes; simulate runs on one")
-    if found:
-        return found.pop()
-    if len(meshes) == 1:
-        return next(iter(meshes.values()))
-    return Mesh()
+        if s is not None:
+            mesh = _mesh_named(module, s)
+            if _splits(s, mesh):
+                sizes.add(mesh.size)
+    if len(sizes) > 1:
+        raise ShardonnayError(
+            "the signature is sharded on meshes of different device counts; simulate runs on one"
+        )
+    if sizes:
+        return sizes.pop()
+    meshes = {m.size for m in module.meshes.values()}
+    return meshes.pop() if len(meshes) == 1 else 1
 
 
-def _on(sharding: TensorSharding | None, rank: int, mesh: Mesh) -> TensorSharding:
-    """`sharding` on `mesh` itself; replicated when absent or on another
-    (one-device) mesh, whose axes `mesh` need not have."""
-    if sharding is None or not sharding.dims:
-        return TensorSharding(mesh, (DimSharding(),) * rank)
-    if any(not mesh.has_axis(a.name) for d in sharding.dims for a in d.axes):
-        return TensorSharding(mesh, (DimSharding(),) * rank)
-    return TensorSharding(
-        mesh, sharding.dims, unreduced=sharding.unreduced, reduction=sharding.reduction
-    )
+def _placement(
+    module: Module, sharding: TensorSharding | None, rank: int, count: int
+) -> tuple[TensorSharding, Mesh]:
+    """The sharding and mesh that lay a value out on the program's `count`
+    devices: its own when it is sharded, else a replicated one."""
+    if sharding is not None and sharding.dims:
+        mesh = _mesh_named(module, sharding)
+        if _splits(sharding, mesh):
+            return sharding, mesh
+    devices = Mesh({"devices": count})
+    return TensorSharding(devices, (DimSharding(),) * rank), devices
 
 
 def _global_shape(t: TensorType, sharding: TensorSharding, mesh: Mesh) -> tuple[int, ...]:
