@@ -2,7 +2,8 @@
 
 `shardy_partition(text)` runs Shardy's partitioner up to explicit collectives
 (`sdy-propagation-pipeline`, `sdy-insert-explicit-reshards{enable-full-version=true}`,
-`sdy-reshard-to-collectives`). `shardy_local(texts)` runs Shardy's
+`sdy-reshard-to-collectives`); `own_partition(text)` runs shardonnay's
+implementations of the same three passes. `shardy_local(texts)` runs Shardy's
 `sdy-convert-global-to-local` on global programs; it aborts the whole
 process on inputs it does not support (an `SDY_CHECK`), so it runs in a
 worker process, restarted past any input it dies on (`None` for those).
@@ -15,8 +16,10 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 import subprocess
 import sys
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,7 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from mlir_oracle import run_pass_pipeline
-from shardonnay import parse_module
+from shardonnay import Mesh, Module, TensorShardingPerValue, parse_module, run
 from shardonnay.partition.inline import inline_calls
 
 PARTITIONER = (
@@ -39,6 +42,43 @@ CORPUS = Path(__file__).parent / "corpus"
 def shardy_partition(text: str) -> str:
     """`text` (inlined) partitioned by Shardy into a global program with sdy collectives."""
     return run_pass_pipeline(inline_calls(parse_module(text)).to_text(), PARTITIONER)
+
+
+def own_partition(text: str) -> str:
+    """`text` partitioned by shardonnay's own passes (the same three as Shardy's)."""
+    from shardonnay.partition.explicit_reshards import insert_explicit_reshards
+    from shardonnay.partition.reshard_to_collectives import reshard_to_collectives
+    from shardonnay.propagation.pipeline import propagation_pipeline
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # propagation warnings about the random annotations
+        module = propagation_pipeline(parse_module(text))
+    return reshard_to_collectives(insert_explicit_reshards(module, full_version=True)).to_text()
+
+
+def has_uneven_shards(module: Module) -> bool:
+    """Whether some value of `module` has a dim its shards do not divide
+    (its shards end in padding; Shardy's `sdy-convert-global-to-local` rejects them)."""
+    meshes = module.meshes
+    for value, sharding in _shardings(module):
+        mesh = sharding.mesh if isinstance(sharding.mesh, Mesh) else meshes[sharding.mesh]
+        for size, dim in zip(value.type.shape, sharding.dims, strict=False):
+            if size % dim.sharded_size(mesh):
+                return True
+    return False
+
+
+def _shardings(module: Module):
+    for func in module.functions:
+        for i, arg in enumerate(func.arguments):
+            if "sdy.sharding" in func.arg_attrs(i):
+                yield arg, func.arg_attrs(i)["sdy.sharding"]
+        for op in func.walk():
+            if "out_sharding" in op.attributes:
+                yield op.results[0], op.attributes["out_sharding"]
+            per_value = op.attributes.get("sdy.sharding")
+            if isinstance(per_value, TensorShardingPerValue):
+                yield from zip(op.results, per_value.shardings, strict=True)
 
 
 def shardy_local(texts: Sequence[str]) -> list[str | None]:
@@ -123,9 +163,105 @@ def random_cases(count: int) -> tuple[Case, ...]:
 
 
 @functools.cache
+def own_corpus_cases() -> tuple[Case, ...]:
+    """The corpus, partitioned by shardonnay's own passes."""
+    return tuple(
+        Case(n, t, tuple(corpus_inputs(n)), own_partition(t))
+        for n in corpus_names()
+        for t in [(CORPUS / f"{n}.mlir").read_text()]
+    )
+
+
+def own_random_case(seed: int) -> Case:
+    """Random program `seed` of `program_generator`, partitioned by shardonnay's passes."""
+    from program_generator import random_program_with_inputs
+
+    text, inputs = random_program_with_inputs(seed)
+    return Case(f"seed{seed}", text, tuple(inputs), own_partition(text))
+
+
+@functools.cache
 def shardy_local_of(cases: tuple[Case, ...]) -> tuple[str | None, ...]:
     """Shardy's local program of each case (None where it fails)."""
     return tuple(shardy_local([c.partitioned for c in cases]))
+
+
+# -- hand-written global programs on <["x"=2, "y"=4]> ---------------------------------------------
+
+MESH = 'sdy.mesh @mesh = <["x"=2, "y"=4]>\n'
+
+
+def quoted(dims: str) -> str:
+    """`[{x}, {y:(2)2}]` as `[{"x"}, {"y":(2)2}]` (names may also come quoted)."""
+    return re.sub(r'(?<![\w"])([a-z]\w*)(?=[,}:])', r'"\1"', dims)
+
+
+def sharding(dims: str) -> str:
+    return f"#sdy.sharding<@mesh, {quoted(dims)}>"
+
+
+def per_value(*dims: str) -> str:
+    body = ", ".join(f"<@mesh, {quoted(d)}>" for d in dims)
+    return "{sdy.sharding = #sdy.sharding_per_value<[" + body + "]>}"
+
+
+def inputs_for(module, seed: int = 0) -> list[np.ndarray]:
+    rng = np.random.default_rng(seed)
+    out = []
+    for t in module.function("main").type.inputs:
+        if np.dtype(t.dtype).kind == "f":
+            out.append(rng.normal(size=t.shape).astype(t.dtype))
+        else:
+            out.append(rng.integers(-3, 20, size=t.shape).astype(t.dtype))
+    return out
+
+
+def assert_local_program_computes_the_same(text: str, *inputs):
+    """Converts `text`, runs it on every device and compares with the global
+    program; returns the local program."""
+    module = parse_module(text)
+    inputs = inputs or inputs_for(module)
+    from shardonnay.partition.global_to_local import convert_global_to_local
+    from shardonnay.runtime.simulator import simulate
+
+    local = convert_global_to_local(module, poison_padding=True)
+    got = simulate(local, *inputs)
+    want = run(module, *inputs)
+    for g, w in zip(got, want, strict=True):
+        np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-6)
+    return local
+
+
+def collectives_in(module) -> list[tuple[str, int, int]]:
+    """(name, group size, gathered dim or -1) of each StableHLO collective of `module`."""
+    out = []
+    for op in module.walk():
+        if op.name in ("stablehlo.all_gather", "stablehlo.all_reduce", "stablehlo.all_to_all"):
+            groups = op.attributes["replica_groups"].to_numpy()
+            dim = op.attributes["all_gather_dim"].value if "all_gather_dim" in op.attributes else -1
+            out.append((op.name, groups.shape[1], dim))
+    return out
+
+
+def collective_program(shape: str, source: str, op: str, target: str) -> str:
+    t = f"tensor<{shape}xf32>"
+    return MESH + (
+        f"func.func @main(%arg0: {t} {{sdy.sharding = {sharding(source)}}}) -> "
+        f"({t} {{sdy.sharding = {sharding(target)}}}) {{\n"
+        f"  %0 = {op} %arg0 out_sharding=<@mesh, {target}> : {t}\n"
+        f"  return %0 : {t}\n}}"
+    )
+
+
+def single_op_program(args: list[tuple[str, str]], body: str, result: tuple[str, str]) -> str:
+    params = ", ".join(
+        f"%arg{i}: {t} {{sdy.sharding = {sharding(s)}}}" for i, (t, s) in enumerate(args)
+    )
+    t, s = result
+    return MESH + (
+        f"func.func @main({params}) -> ({t} {{sdy.sharding = {sharding(s)}}}) {{\n"
+        f"{body}\n  return %r : {t}\n}}"
+    )
 
 
 if __name__ == "__main__" and sys.argv[1:] == ["--worker"]:

@@ -193,6 +193,21 @@ def test_tile_exchange_to_a_mesh_with_other_axes():
         )
 
 
+def test_tile_exchange_keeps_the_pending_addends():
+    mesh = Mesh({"x": 2, "y": 6})
+    operand = S('<@mesh, [{"x"}, {}], unreduced={"y":(1)2}>')
+    for target, message in (
+        (
+            '<@mesh, [{}, {"x"}]>',
+            'pending axis "y":\\(1\\)2 is not an unreduced axis of the result',
+        ),
+        ('<@mesh, [{}, {}], unreduced={"y":(1)3}>', 'cut axis "y" apart'),
+    ):
+        with pytest.raises(PartitionError, match=message):
+            TileExchange(S(target)).result_sharding(operand, mesh)
+    run(TileExchange(S('<@mesh, [{}, {"x"}], unreduced={"y"}>')), operand, mesh, (5, 4))
+
+
 def test_tile_exchange_into_unreduced_axes_shares_the_region():
     # [{"x"}] -> [{}], unreduced={"x"}: each device contributes the half it holds
     exchange = run(

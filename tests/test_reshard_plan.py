@@ -175,6 +175,14 @@ def test_a_pending_sum_into_a_shard_is_a_reduce_scatter():
     assert plan.collectives == (ReduceScatter([("x",), ()]),)
 
 
+def test_a_pending_axis_moving_into_a_dim_is_reduced_first():
+    # a permute straight to [{"x"}] would use "x" twice (in a dim and unreduced)
+    mesh = Mesh({"x": 4, "y": 4})
+    src, dst = S('<@mesh, [{"y"}], unreduced={"x"}>'), S('<@mesh, [{"x"}]>')
+    for only in (False, True):
+        check_plan(reshard_plan(src, dst, mesh, (2,), shardy_collectives_only=only))
+
+
 # -- sweeps and random pairs ----------------------------------------------------------------
 
 SWEEP = [(name, rank, 1) for name in ("2x2", "2x3", "4x2") for rank in range(4)] + [

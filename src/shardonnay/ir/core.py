@@ -261,6 +261,29 @@ class Block:
     def insert_before(self, anchor: Op, op: Op) -> Op:
         return self.insert(self.ops.index(anchor), op)
 
+    def walk_post_order(self) -> Iterator[Op]:
+        """The ops of this block and every op nested in them, each op after
+        the ops nested in it (MLIR's walk order; `Op.walk` is pre-order).
+
+        A block's op list is read when the walk reaches the block: ops
+        inserted there afterwards are not visited, and the op just visited
+        may be erased or moved.
+
+        >>> from shardonnay.ir.types import TensorType
+        >>> t = TensorType((), "f32")
+        >>> body = Block([t])
+        >>> _ = body.append(Op("stablehlo.return", [body.arguments[0]]))
+        >>> outer = Block([t])
+        >>> _ = outer.append(Op("stablehlo.while", outer.arguments, [t], regions=[Region([body])]))
+        >>> [op.name for op in outer.walk_post_order()]
+        ['stablehlo.return', 'stablehlo.while']
+        """
+        for op in list(self.ops):
+            for region in op.regions:
+                for block in region.blocks:
+                    yield from block.walk_post_order()
+            yield op
+
     @property
     def terminator(self) -> Op | None:
         return self.ops[-1] if self.ops else None
@@ -439,6 +462,45 @@ class Module:
     def walk(self) -> Iterator[Op]:
         for op in self.body.ops:
             yield from op.walk()
+
+    def walk_post_order(self) -> Iterator[Op]:
+        """Every op of the module, each after those nested in it (see
+        `Block.walk_post_order`)."""
+        return self.body.walk_post_order()
+
+    def copy(self) -> Module:
+        """A deep copy of this module, sharing nothing mutable with it.
+
+        Every op is cloned (`Op.clone`) through one value map, so the copy's
+        operands, block arguments and results are the copy's own values; the
+        argument and result attribute dicts of its functions (`arg_attrs`,
+        `res_attrs`) are copied too, so editing a copy's sharding leaves the
+        original as it was. The name, the attribute dict, `aliases` and
+        `trailer` are kept.
+
+        >>> from shardonnay.ir.types import TensorType
+        >>> t = TensorType((4,), "f32")
+        >>> f = Func.create("main", [t], [t])
+        >>> _ = f.body.append(Op("func.return", [f.arguments[0]]))
+        >>> original = Module([f.op], name="m")
+        >>> copy = original.copy()
+        >>> copy.function("main").arg_attrs(0)["sdy.sharding"] = "edited"
+        >>> original.function("main").arg_attrs(0)
+        {}
+        >>> copy.function("main").return_op.operand(0) is copy.function("main").arguments[0]
+        True
+        """
+        copy = Module(name=self.name, attributes=dict(self.attributes))
+        copy.aliases = dict(self.aliases)
+        copy.trailer = self.trailer
+        mapping: dict[Value, Value] = {}
+        for op in self.body.ops:
+            clone = op.clone(mapping)
+            for key in ("arg_attrs", "res_attrs"):
+                if key in op.attributes:
+                    clone.attributes[key] = tuple(dict(d) for d in op.attributes[key])
+            copy.append(clone)
+        return copy
 
     def to_text(self, *, generic: bool = False, debug_info: bool = False) -> str:
         from shardonnay.syntax.mlir_writer import write_module

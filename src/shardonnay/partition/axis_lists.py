@@ -78,6 +78,8 @@ def cut(axis: AxisRef, cuts: Sequence[AxisRef], mesh: Mesh) -> list[AxisRef]:
     for other in cuts:
         if other.name != axis.name:
             continue
+        if not axis.can_coexist(other):
+            raise AxisListError(f'axes {axis} and {other} cut axis "{axis.name}" apart')
         for p in (other.pre_size, other.next_pre_size(mesh)):
             if lo < p < hi:
                 points.add(p)
@@ -86,7 +88,11 @@ def cut(axis: AxisRef, cuts: Sequence[AxisRef], mesh: Mesh) -> list[AxisRef]:
 
 
 def remove_axes(
-    axes: Sequence[AxisRef], removed: Sequence[AxisRef], mesh: Mesh, what: str
+    axes: Sequence[AxisRef],
+    removed: Sequence[AxisRef],
+    mesh: Mesh,
+    what: str,
+    of: str = "the operand",
 ) -> list[AxisRef]:
     """`axes` (a set in mesh order) without `removed`, each of which must lie inside `axes`."""
     pieces = [p for a in axes for p in cut(a, removed, mesh)]
@@ -96,7 +102,7 @@ def remove_axes(
         for p in inside:
             size *= p.size(mesh)
         if size != axis.size(mesh):
-            raise AxisListError(f"{what} axis {axis} is not an unreduced axis of the operand")
+            raise AxisListError(f"{what} axis {axis} is not an unreduced axis of {of}")
     kept = [p for p in pieces if not any(r.contains(p) for r in removed)]
     return mesh_ordered(kept, mesh)
 

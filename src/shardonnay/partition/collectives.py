@@ -19,8 +19,15 @@ only what it lacks, from the devices of its group.
 `TileExchange(target)` is not one of Shardy's ops: every device receives
 the tiles of its new buffer it does not hold straight from devices that hold
 them, for any change of dim shardings, device order or mesh (over the same
-devices) that keeps the unreduced axes. It is the direct algorithm the MLIR
-resharding notes leave as a TODO, and the bytes it moves are the lower bound.
+devices) that keeps the pending addends (it may add unreduced axes). It is
+the direct algorithm the MLIR resharding notes leave as a TODO; without
+unreduced axes the bytes it moves are the lower bound.
+
+The reductions live in `reductions`, the shared machinery (rule check with
+Shardy's messages, exchange cache, text) in `collective_base`; all are
+importable from here. On uneven dims a group's shards may not cover a new
+shard (the cuts fall elsewhere); the missing edge then comes from a device
+outside the group, as XLA's halo exchanges do, and is counted.
 
 Deliberate differences from Shardy's verifier (which checks dimension axes
 only): unreduced axes are part of the rule. Gathers, slices, all-to-alls and
@@ -233,7 +240,7 @@ class TileExchange(Collective):
                 f"reduction {target.reduction} differs from the operand's pending "
                 f"{operand.reduction}"
             )
-        return remove_axes(target.unreduced, operand.unreduced, mesh, "operand unreduced")
+        return remove_axes(target.unreduced, operand.unreduced, mesh, "pending", "the result")
 
     def _result_mesh_ref(self, operand):
         return self.target.mesh

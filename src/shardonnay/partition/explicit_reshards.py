@@ -45,11 +45,11 @@ reshard that adds unreduced axes into `*_to_unreduced` collectives
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 
 from shardonnay.axes import AxisRef
 from shardonnay.errors import ShardingError
-from shardonnay.ir.core import Block, Func, Module, Op, Value
+from shardonnay.ir.core import Func, Module, Op, Value
 from shardonnay.ir.types import TensorType
 from shardonnay.mesh import Mesh
 from shardonnay.partition.common_axes import (
@@ -71,6 +71,7 @@ from shardonnay.partition.sharding_access import (
     edge_sources,
     is_equivalent,
     mesh_of,
+    open_sharding,
     set_sharding,
     sharding_of,
 )
@@ -83,7 +84,7 @@ from shardonnay.partition.unreduced import (
 )
 from shardonnay.propagation.projection import ShardingProjection, TensorFactorShardings
 from shardonnay.propagation.rules import rule_for
-from shardonnay.sharding import DimSharding, TensorSharding
+from shardonnay.sharding import TensorSharding
 from shardonnay.sharding_rule import OpShardingRule
 
 __all__ = ["insert_explicit_reshards"]
@@ -109,7 +110,7 @@ class _FunctionPass:
         self.full_version = full_version
 
     def run(self) -> None:
-        for op in _post_order(self.func.body):
+        for op in self.func.body.walk_post_order():
             if op.name not in _TERMINATORS:
                 self.visit(op)
         ret = self.func.return_op
@@ -228,7 +229,9 @@ class _FunctionPass:
         sharded = [s for s in targets if s is not None]
         if sharded:
             mesh_name = sharded[0].mesh
-            targets = [s or _open(mesh_name, v) for s, v in zip(targets, op.operands, strict=True)]
+            targets = [
+                s or open_sharding(mesh_name, v) for s, v in zip(targets, op.operands, strict=True)
+            ]
         else:
             mesh_name = next(
                 (
@@ -487,16 +490,6 @@ def _on_full_version(op: Op) -> bool:
     return False
 
 
-def _post_order(block: Block) -> Iterator[Op]:
-    """The ops of `block`, each after those nested in it (MLIR's walk); ops
-    inserted meanwhile are not visited."""
-    for op in list(block.ops):
-        for region in op.regions:
-            for inner in region.blocks:
-                yield from _post_order(inner)
-        yield op
-
-
 def _is_empty(mesh: Mesh) -> bool:
     return not mesh.axes and mesh.device_ids is None
 
@@ -521,7 +514,3 @@ def _rank(v: Value) -> int:
 
 def _closed(mesh_name: str, v: Value) -> TensorSharding:
     return TensorSharding.replicated_on(mesh_name, _rank(v))
-
-
-def _open(mesh_name: str, v: Value) -> TensorSharding:
-    return TensorSharding(mesh_name, tuple(DimSharding((), False) for _ in range(_rank(v))))

@@ -28,55 +28,74 @@ becomes::
           dense<[[0, 4], [1, 5], [2, 6], [3, 7]]> : tensor<4x2xi64>, use_global_device_ids}>
           : (tensor<8x32xf32>) -> tensor<16x32xf32>
 
-What it cannot realize on local values raises `PartitionError` naming the op:
-dims not divisible by their shards (they would need masking), a slice, pad,
-concatenate, reverse, sort or window that moves data between shards, values
-on several meshes. Unlike Shardy, `func.call`s are converted too (the callee
-on its argument shardings), and an `sdy.all_reduce` that completes a
-`stablehlo.reduce` or `stablehlo.scatter` uses that op's reduction (Shardy
-always sums).
+Beyond Shardy's pass (which rejects them), it converts every program whose
+values live on meshes of one device count:
+
+- uneven shards: a dim of size `d` on `n` shards holds `ceil(d/n)` slots per
+  device, the last ones padding (`LocalContext.local_type_for`); collectives
+  whose shards do not nest move through `local_layout.relayout`, reductions
+  and dots mask the padding of reduced dims (`local_reduce`); arguments and
+  results note their global shape (`shardonnay.global_shape`);
+- ops that move data between shards (a partial slice, a pad, concatenate,
+  reverse, sort or window along a sharded dim, an op without a sharding rule,
+  an op whose tensors shard a factor differently): the dims that move data
+  are gathered, the op runs on them whole, and its results are sliced back
+  (`local_factors`);
+- partial values are tracked (`LocalContext.partial`): an `sdy.all_reduce`
+  combines them with the reduction that left them (Shardy always sums), and
+  is a no-op where the value is already whole (an argmax reduced in two
+  steps); reductions with a non-identity init count it once;
+- values with unreduced axes (`sdy.replicated_to_unreduced`,
+  `sdy.sharded_to_unreduced`, unreduced arguments and results);
+- values moving between meshes of the same devices, and `func.call`s (the
+  callee converted on its argument shardings).
+
+It raises `PartitionError` for meshes of different device counts and for
+maximal shardings.
 """
 
 from __future__ import annotations
 
 from shardonnay.errors import PartitionError
-from shardonnay.ir.attributes import DenseArrayAttr
+from shardonnay.ir.attributes import DenseArrayAttr, IntegerAttr
 from shardonnay.ir.builder import Builder
 from shardonnay.ir.core import Block, Func, Module, Op, Region, Value
 from shardonnay.ir.types import FunctionType, TensorType
 from shardonnay.layout import equivalent
 from shardonnay.mesh import Mesh
-from shardonnay.ops.linalg import i64_list
 from shardonnay.partition import local_collectives, local_indexing, local_ops, local_reduce
-from shardonnay.partition.local_context import I64, LocalContext, Partial, partition_error
+from shardonnay.partition.local_context import (
+    I64,
+    LocalContext,
+    Partial,
+    is_uneven,
+    partition_error,
+)
 from shardonnay.partition.local_factors import (
-    FactorPlan,
+    is_even,
     lower_with_plan,
     merged,
     plan_factors,
+    planned_attributes,
+    pointwise_rule,
     rule_of,
     whole_plan,
 )
-from shardonnay.partition.local_layout import (
-    complete,
-    gather_dims,
-    relayout,
-    slice_dims,
-    to_partial,
-)
+from shardonnay.partition.local_layout import complete, move, sharding_on, to_partial
 from shardonnay.partition.local_ops import localize
-from shardonnay.partition.unreduced import sort_and_merge
-from shardonnay.sharding import DimSharding, TensorSharding, TensorShardingPerValue
-
-COLLECTIVES = (
-    "sdy.all_gather",
-    "sdy.all_slice",
-    "sdy.all_to_all",
-    "sdy.collective_permute",
-    "sdy.all_reduce",
-    "sdy.reduce_scatter",
+from shardonnay.partition.local_shardings import (
+    COLLECTIVES,
+    RESHARDS,
+    collect_shardings,
+    is_split,
+    mesh_of,
+    next_channel,
 )
-_RESHARDS = ("sdy.sharding_constraint", "sdy.reshard")
+from shardonnay.partition.unreduced import sort_and_merge
+from shardonnay.propagation.rules import rule_for
+from shardonnay.runtime.simulator import device_count
+from shardonnay.sharding import TensorSharding
+
 _IDENTITIES = ("sdy.propagation_barrier", "sdy.data_flow_edge")
 
 # Lowerings for any shards.
@@ -116,6 +135,17 @@ _WHOLE_UNLESS_EVEN = (
     "stablehlo.rng_bit_generator",
     "stablehlo.get_dimension_size",
 )
+# StableHLO collectives (in manual computation bodies): already on device values.
+_DEVICE_OPS = (
+    "stablehlo.all_reduce",
+    "stablehlo.all_gather",
+    "stablehlo.all_to_all",
+    "stablehlo.reduce_scatter",
+    "stablehlo.collective_permute",
+    "stablehlo.collective_broadcast",
+    "stablehlo.partition_id",
+    "stablehlo.replica_id",
+)
 # Ops whose regions see the op's sharded values: lowered on local types.
 _CONTROL_FLOW = (
     "stablehlo.while",
@@ -123,12 +153,20 @@ _CONTROL_FLOW = (
     "stablehlo.if",
     "stablehlo.optimization_barrier",
 )
+GLOBAL_SHAPE = "shardonnay.global_shape"  # of arguments and results with uneven shards
 _SUM_KINDS = {"sum": "stablehlo.add", "max": "stablehlo.maximum", "min": "stablehlo.minimum"}
 
 
-def convert_global_to_local(module: Module) -> Module:
-    """The per-device program of `module` (a new module; `module` is unchanged)."""
-    return _Conversion(module).run()
+def convert_global_to_local(module: Module, *, poison_padding: bool = False) -> Module:
+    """The per-device program of `module` (a new module; `module` is unchanged).
+
+    With `poison_padding`, the padding slots the program makes for uneven shards
+    hold NaN (floats) or a large sentinel (integers) instead of zeros: run with
+    `simulate` (which poisons the padding of its inputs too), any padding that
+    reaches a result shows."""
+    conversion = _Conversion(module)
+    conversion.ctx.poison_padding = poison_padding
+    return conversion.run()
 
 
 class _Conversion:
@@ -139,59 +177,16 @@ class _Conversion:
         self.out.aliases = dict(module.aliases)
         self.out.trailer = module.trailer
         self.values: dict[Value, Value] = {}  # global values -> local ones
-        self.completed: dict[Value, Value] = {}  # partial global values -> reduced local ones
-        self.mesh = Mesh()  # the first mesh holding sharded values
-        shardings = self._collect_shardings()
+        # (partial global value, block) -> its reduced local value, usable in that block
+        self.completed: dict[tuple[Value, int], Value] = {}
+        found = collect_shardings(module)
+        self.mesh, self.sharded = found.mesh, found.sharded  # the first mesh of split values
         self.ctx = LocalContext(
-            Builder(self.out), self.meshes, self.mesh, shardings, _next_channel(module)
+            Builder(self.out), self.meshes, self.mesh, found.shardings, next_channel(module)
         )
         self.signatures = {f.name: self._signature(f) for f in module.functions}
 
     # -- shardings -------------------------------------------------------------------------------
-
-    def _collect_shardings(self) -> dict[Value, TensorSharding]:
-        """The sharding of every value of the global program that is sharded
-        on some mesh (replicated values, on any mesh, are on every device)."""
-        found: list[tuple[Value | None, TensorSharding, Op]] = []
-        for func in self.source.functions:
-            for i, arg in enumerate(func.arguments if not func.is_declaration else ()):
-                sharding = func.arg_attrs(i).get("sdy.sharding")
-                if sharding is not None:
-                    found.append((arg, sharding, func.op))
-            for op in func.walk():
-                found += [(v, s, op) for v, s in _op_shardings(op)]
-            for i in range(len(func.type.results)):
-                sharding = func.result_attrs(i).get("sdy.sharding")
-                if sharding is not None:
-                    found.append((None, sharding, func.op))
-        used: dict[Mesh, str] = {}
-        for _, sharding, op in found:
-            mesh = self._mesh_of(sharding, op)
-            if _is_sharded(sharding, mesh):
-                used.setdefault(mesh, str(sharding.mesh))
-        if len({m.size for m in used}) > 1:
-            names = " and ".join(f"@{n}" if "<" not in n else n for n in used.values())
-            raise PartitionError(
-                f"the program has values on meshes {names} of different device counts; "
-                "they cannot run as one program"
-            )
-        if used:
-            self.mesh = next(iter(used))
-        return {
-            v: s for v, s, op in found if v is not None and _is_sharded(s, self._mesh_of(s, op))
-        }
-
-    def _mesh_of(self, sharding: TensorSharding, op: Op) -> Mesh:
-        if isinstance(sharding.mesh, Mesh):
-            if sharding.mesh.is_maximal:
-                raise partition_error(op, "a maximal sharding pins a value to one device")
-            return sharding.mesh
-        mesh = self.meshes.get(sharding.mesh)
-        if mesh is None:
-            raise partition_error(op, f"unknown mesh @{sharding.mesh}")
-        if mesh.is_maximal:
-            raise partition_error(op, "a maximal sharding pins a value to one device")
-        return mesh
 
     def _signature(self, func: Func) -> FunctionType:
         inputs = tuple(
@@ -212,7 +207,7 @@ class _Conversion:
 
     def _on_devices(self, sharding: TensorSharding | None, op: Op) -> TensorSharding | None:
         """`sharding`, or None (replicated) when it shards nothing."""
-        if sharding is None or not _is_sharded(sharding, self._mesh_of(sharding, op)):
+        if sharding is None or not is_split(sharding, mesh_of(sharding, self.meshes, op)):
             return None
         return sharding
 
@@ -222,17 +217,9 @@ class _Conversion:
             return x
         ctx = self.ctx
         sharding = self._on_devices(sharding, op)
-        shape = value.type.shape
-        source_mesh, target_mesh = ctx.mesh_of(value), ctx.mesh_of_sharding(sharding)
-        a = ctx.sharded_axes(value)
-        b = ctx.axes_of(sharding, len(shape))
-        comparable = source_mesh == target_mesh or not any(a) or not any(b)
-        if comparable and equivalent(_normal(a, source_mesh), _normal(b, source_mesh), None, shape):
-            return x
-        if source_mesh == target_mesh:
-            return relayout(ctx, x, a, b, shape, source_mesh)
-        x = gather_dims(ctx, x, a, shape, mesh=source_mesh)
-        return slice_dims(ctx, x, b, shape, mesh=target_mesh)
+        source, target = ctx.sharded_axes(value), ctx.axes_of(sharding, len(value.type.shape))
+        target_mesh = ctx.mesh_of_sharding(sharding)
+        return move(ctx, x, source, ctx.mesh_of(value), target, target_mesh, value.type.shape)
 
     # -- conversion ------------------------------------------------------------------------------
 
@@ -242,6 +229,9 @@ class _Conversion:
                 self.out.append(self._function(Func(op)))
             else:
                 self.out.append(op.clone())
+        has_main = any(f.name == "main" for f in self.out.functions)
+        if self.sharded and has_main and device_count(self.out) != self.mesh.size:
+            self.out.attributes["mhlo.num_partitions"] = IntegerAttr(self.mesh.size, "i32")
         return self.out
 
     def _function(self, func: Func) -> Op:
@@ -253,6 +243,7 @@ class _Conversion:
         new = Op(
             "func.func", attributes=attrs, location=func.op.location, inherent=func.op.inherent
         )
+        self._note_global_shapes(func, Func(new))
         if func.is_declaration:
             return new
         block = Block(signature.inputs)
@@ -265,6 +256,23 @@ class _Conversion:
                 self._op(op)
         return new
 
+    def _note_global_shapes(self, func: Func, new: Func) -> None:
+        """Notes the global shape of each argument and result whose local type
+        does not tell it (uneven shards hold padding): `shardonnay.global_shape`."""
+        pairs = (
+            (func.arg_attrs, new.arg_attrs, func.type.inputs),
+            (func.result_attrs, new.result_attrs, func.type.results),
+        )
+        for old_attrs, new_attrs, types in pairs:
+            for i, t in enumerate(types):
+                sharding = self._on_devices(old_attrs(i).get("sdy.sharding"), func.op)
+                if not isinstance(t, TensorType) or sharding is None:
+                    continue
+                mesh = self.ctx.mesh_of_sharding(sharding)
+                axes = self.ctx.axes_of(sharding, len(t.shape))
+                if any(a and is_uneven(n, a, mesh) for n, a in zip(t.shape, axes, strict=True)):
+                    new_attrs(i)[GLOBAL_SHAPE] = DenseArrayAttr(I64, tuple(t.shape))
+
     def _mark_unreduced(self, value: Value, sharding: TensorSharding | None) -> None:
         """A value whose sharding has unreduced axes holds partial terms along them."""
         if sharding is None or not sharding.unreduced:
@@ -273,7 +281,7 @@ class _Conversion:
         axes = tuple(a for a in sharding.unreduced if a.size(mesh) > 1)
         if axes:
             kind = _SUM_KINDS.get(sharding.reduction, "stablehlo.add")
-            self.ctx.partial[value] = Partial(tuple(sort_and_merge(axes, mesh)), kind)
+            self.ctx.partial[value] = Partial(tuple(sort_and_merge(axes, mesh)), kind, mesh)
 
     def _region(self, op: Op, region: Region) -> Region:
         new = Region()
@@ -286,13 +294,14 @@ class _Conversion:
         return new
 
     def _operand(self, value: Value) -> Value:
-        """The local value of `value`, its pending reduction done (once)."""
+        """The local value of `value`, its pending reduction done (once per block)."""
         partial = self.ctx.partial.get(value)
         if partial is None:
             return self.values[value]
-        if value not in self.completed:
-            self.completed[value] = complete(self.ctx, self.values[value], partial)
-        return self.completed[value]
+        key = (value, id(self.ctx.builder.insertion_block))
+        if key not in self.completed:
+            self.completed[key] = complete(self.ctx, self.values[value], partial)
+        return self.completed[key]
 
     def _op(self, op: Op) -> None:
         name = op.name
@@ -316,7 +325,7 @@ class _Conversion:
             return
         if name in _IDENTITIES:
             results = operands
-        elif name in _RESHARDS:
+        elif name in RESHARDS:
             source, result = op.operands[0], op.results[0]
             results = [self._conformed(source, operands[0], ctx.sharding(result), op)]
         elif name == "sdy.replicated_to_unreduced" or name == "sdy.sharded_to_unreduced":
@@ -325,7 +334,7 @@ class _Conversion:
             results = [self._collective(op, operands[0])]
         elif name == "func.call":
             results = self._call(op, operands)
-        elif name in _CONTROL_FLOW:
+        elif name in _CONTROL_FLOW or name in _DEVICE_OPS:
             if name == "stablehlo.while":
                 operands = [
                     self._conformed(v, x, ctx.sharding(r), op)
@@ -340,7 +349,11 @@ class _Conversion:
         self.values.update(zip(op.results, results, strict=True))
 
     def _op_mesh(self, op: Op) -> Mesh:
-        """The mesh of the first sharded value of `op` (the program's first mesh if none)."""
+        """The mesh of the first sharded or partial value of `op` (the program's
+        first mesh if none)."""
+        for v in op.operands:
+            if v in self.ctx.partial:
+                return self.ctx.partial[v].mesh
         for v in (*op.results, *op.operands):
             if self.ctx.sharding(v) is not None:
                 return self.ctx.mesh_of(v)
@@ -350,12 +363,12 @@ class _Conversion:
         """An op of the program on local values: its own lowering where there is
         one, else as its factor plan says (computing whole what cannot stay local)."""
         ctx, name = self.ctx, op.name
-        if name in _ALWAYS:
-            return _ALWAYS[name](ctx, op, operands, regions)
         meshes = {ctx.mesh_of(v) for v in (*op.operands, *op.results) if ctx.sharding(v)}
         if len(meshes) > 1:
             return lower_with_plan(ctx, op, operands, regions, whole_plan(ctx, op))
-        even = _is_even(ctx, op)
+        if name in _ALWAYS:
+            return _ALWAYS[name](ctx, op, operands, regions)
+        even = is_even(ctx, op)
         special = _WHERE_EVEN.get(name)
         if special is not None and even and self._factors_agree(op):
             try:
@@ -366,12 +379,12 @@ class _Conversion:
         if name in _WHOLE_UNLESS_EVEN:
             return lower_with_plan(ctx, op, operands, regions, whole_plan(ctx, op))
         plan = plan_factors(ctx, op, rule_of(op))
-        return lower_with_plan(ctx, op, operands, regions, plan, _planned_attributes(ctx, op, plan))
+        return lower_with_plan(ctx, op, operands, regions, plan, planned_attributes(ctx, op, plan))
 
     def _factors_agree(self, op: Op) -> bool:
         """Whether no two tensors of `op` shard one factor of its rule
         differently (checked where a dim is that factor alone)."""
-        rule = rule_of(op)
+        rule = rule_for(op) or pointwise_rule(op)
         if rule is None:
             return not any(
                 any(self.ctx.sharded_axes(v))
@@ -428,12 +441,13 @@ class _Conversion:
             return self._operand(value)
         x = self.values[value]
         kind = _SUM_KINDS.get(sharding.reduction, "stablehlo.add")
+        mesh = ctx.mesh_of_sharding(sharding)
         if partial is not None:
-            extra = local_collectives.axis_set_diff(partial.axes, axes, ctx.mesh)
+            extra = local_collectives.axis_set_diff(partial.axes, axes, mesh)
             x = complete(ctx, x, partial, extra)
-            missing = local_collectives.axis_set_diff(axes, partial.axes, ctx.mesh)
-            return to_partial(ctx, x, missing, partial.kind)
-        return to_partial(ctx, x, axes, kind)
+            missing = local_collectives.axis_set_diff(axes, partial.axes, mesh)
+            return to_partial(ctx, x, missing, partial.kind, mesh)
+        return to_partial(ctx, x, axes, kind, mesh)
 
     def _to_unreduced(self, op: Op, x: Value) -> Value:
         """`*_to_unreduced`: the value as partial sums along the new unreduced axes
@@ -451,7 +465,7 @@ class _Conversion:
         x = to_partial(ctx, x, axes, kind)
         all_axes = tuple(sort_and_merge([*(previous.axes if previous else ()), *axes], ctx.mesh))
         if all_axes:
-            ctx.partial[result] = Partial(all_axes, kind)
+            ctx.partial[result] = Partial(all_axes, kind, ctx.mesh)
         return x
 
     def _inline(self, op: Op, operands: list[Value]) -> None:
@@ -491,15 +505,14 @@ class _Conversion:
             return local_collectives.all_slice(ctx, op, x)
         if name == "sdy.all_to_all":
             return local_collectives.all_to_all(ctx, op, x)
-        source = ctx.sharding(op.operands[0])
-        rank = len(op.operands[0].type.shape)
-        source = _normal(ctx.axes_of(source, rank), ctx.mesh)
-        target = _normal(ctx.sharded_axes(op.results[0]), ctx.mesh)
+        source = sharding_on(ctx.sharded_axes(op.operands[0]), ctx.mesh)
+        target = sharding_on(ctx.sharded_axes(op.results[0]), ctx.mesh)
         if equivalent(source, target, None, op.operands[0].type.shape):
             return x
         return local_collectives.collective_permute(ctx, op, x, source)
 
     def _call(self, op: Op, operands: list[Value]) -> list[Value]:
+        ctx = self.ctx
         callee = self.source.function(op.attributes["callee"].name)
         signature = self.signatures[callee.name]
         operands = [
@@ -512,110 +525,10 @@ class _Conversion:
         new.inherent = op.inherent
         results = []
         for i, (r, x) in enumerate(zip(op.results, new.results, strict=True)):
-            callee_sharding = self._result_sharding(callee, i)
-            results.append(self._moved(x, r, callee_sharding, op))
+            held = self._result_sharding(callee, i)
+            self._mark_unreduced(r, held)
+            source = ctx.axes_of(held, len(r.type.shape))
+            mesh = ctx.mesh_of_sharding(held)
+            target = ctx.sharded_axes(r)
+            results.append(move(ctx, x, source, mesh, target, ctx.mesh_of(r), r.type.shape))
         return results
-
-    def _moved(self, x: Value, value: Value, held: TensorSharding | None, op: Op) -> Value:
-        """Local `x` of `value` held as `held`, laid out as `value`'s own sharding."""
-        ctx = self.ctx
-        shape = value.type.shape
-        a = ctx.axes_of(held, len(shape))
-        b = ctx.sharded_axes(value)
-        mesh = ctx.mesh_of_sharding(held)
-        if equivalent(_normal(a, mesh), _normal(b, mesh), None, shape):
-            return x
-        if mesh == ctx.mesh_of(value):
-            return relayout(ctx, x, a, b, shape, mesh)
-        x = gather_dims(ctx, x, a, shape, mesh=mesh)
-        return slice_dims(ctx, x, b, shape, mesh=ctx.mesh_of(value))
-
-
-def _is_sharded(sharding: TensorSharding, mesh: Mesh) -> bool:
-    """Whether `sharding` splits a value among devices (dims or unreduced axes)."""
-    axes = [a for d in sharding.dims for a in d.axes] + list(sharding.unreduced)
-    return any(a.size(mesh) > 1 for a in axes)
-
-
-def _is_even(ctx: LocalContext, op: Op) -> bool:
-    """Whether every sharded dim of every tensor of `op` divides into its shards."""
-    for value in (*op.operands, *op.results):
-        if not isinstance(value.type, TensorType):
-            continue
-        for size, axes in zip(value.type.shape, ctx.sharded_axes(value), strict=True):
-            if axes and size % local_collectives.axes_size(axes, ctx.mesh_of(value)):
-                return False
-    return True
-
-
-def _planned_attributes(ctx: LocalContext, op: Op, plan: FactorPlan) -> dict | None:
-    """The attributes of a slice or dynamic_slice run as `plan` says: along
-    sharded dims kept local (whole slices), the sizes are the local ones."""
-    if op.name not in ("stablehlo.slice", "stablehlo.dynamic_slice"):
-        return None
-    source = op.operands[0]
-    axes = ctx.sharded_axes(source)
-    local = ctx.local_type(source, op).shape
-    kept = [d for d, a in enumerate(axes) if a and d not in plan.gather[0]]
-    if not kept:
-        return None
-    key = "limit_indices" if op.name == "stablehlo.slice" else "slice_sizes"
-    values = list(i64_list(op, key))
-    for d in kept:
-        if values[d] != source.type.shape[d]:
-            raise partition_error(op, f"dimension {d} is kept sharded but only partly taken")
-        values[d] = local[d]
-    return dict(op.attributes, **{key: DenseArrayAttr(I64, tuple(values))})
-
-
-def _op_shardings(op: Op) -> list[tuple[Value, TensorSharding]]:
-    """The shardings `op` states for its results and region arguments."""
-    name = op.name
-    if name in COLLECTIVES or (name.startswith("sdy.") and "out_sharding" in op.attributes):
-        return [(op.results[0], op.attributes["out_sharding"])]
-    if name in _RESHARDS:
-        return [(op.results[0], op.attributes["sharding"])]
-    if name in ("sdy.manual_computation", "sdy.named_computation"):
-        out: list[tuple[Value, TensorSharding]] = []
-        ins, outs = op.attributes.get("in_shardings"), op.attributes.get("out_shardings")
-        manual = (
-            set(op.attributes["manual_axes"].names) if "manual_axes" in op.attributes else set()
-        )
-        if isinstance(outs, TensorShardingPerValue):
-            out += list(zip(op.results, outs.shardings, strict=True))
-        if isinstance(ins, TensorShardingPerValue):
-            body = op.regions[0].entry
-            out += [
-                (a, _free(s, manual)) for a, s in zip(body.arguments, ins.shardings, strict=True)
-            ]
-        return out
-    per_value = op.attributes.get("sdy.sharding")
-    if not isinstance(per_value, TensorShardingPerValue):
-        return []
-    out = list(zip(op.results, per_value.shardings, strict=True))
-    if name == "stablehlo.while":
-        for region in op.regions:
-            out += list(zip(region.entry.arguments, per_value.shardings, strict=True))
-    return out
-
-
-def _free(sharding: TensorSharding, manual: set[str]) -> TensorSharding:
-    """`sharding` without its manual axes (the sharding inside the body)."""
-    dims = tuple(
-        DimSharding(tuple(a for a in d.axes if a.name not in manual)) for d in sharding.dims
-    )
-    return TensorSharding(sharding.mesh, dims)
-
-
-def _normal(axes_per_dim, mesh: Mesh) -> TensorSharding:
-    return TensorSharding(mesh, tuple(DimSharding(tuple(a)) for a in axes_per_dim))
-
-
-def _next_channel(module: Module) -> int:
-    """One more than the largest channel handle in `module` (Shardy's numbering)."""
-    largest = 0
-    for op in module.walk():
-        handle = op.attributes.get("channel_handle")
-        if handle is not None and hasattr(handle, "get"):
-            largest = max(largest, int(handle.get("handle", 0)))
-    return largest + 1

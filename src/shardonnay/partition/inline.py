@@ -24,11 +24,7 @@ MAX_DEPTH = 64  # calls inside inlined bodies are inlined again, up to this dept
 
 def inline_calls(module: Module) -> Module:
     """A copy of `module` without calls to functions it defines."""
-    out = Module(name=module.name, attributes=dict(module.attributes))
-    out.aliases = dict(module.aliases)
-    out.trailer = module.trailer
-    for op in module.ops:
-        out.append(op.clone())
+    out = module.copy()
     functions = {f.name: f for f in out.functions}
     for _ in range(MAX_DEPTH):
         calls = [

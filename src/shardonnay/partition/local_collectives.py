@@ -13,10 +13,16 @@ Each `sdy.<collective>` of the global program becomes what Shardy's
   concatenating dim 0 (several parameters: one all_to_all of a leading dim);
 - `sdy.collective_permute`: `stablehlo.collective_permute` sending each
   device's shard to the device that holds it under the new sharding;
-- `sdy.all_reduce {"x"}`: `stablehlo.all_reduce` (a sum, or the reduction of
-  the op whose partial results it combines, see `reduction_of`);
+- `sdy.all_reduce {"x"}`: `stablehlo.all_reduce` with the reduction of the
+  op whose partial results it combines (`LocalContext.partial`), over the
+  axes along which its operand is partial (none: the operand is whole);
 - `sdy.reduce_scatter`: `stablehlo.reduce_scatter` along one dim, or an
   all_reduce and a dynamic_slice for several.
+
+With uneven shards, a gather, slice or all-to-all whose shards do not make up
+whole buffers of the other side (e.g. gathering `{"y"}` of `[{"x", "y"}]` on a
+dim of 6 over `"x"=2, "y"=4`: 8 slots per `"x"` group, 3 wanted) moves the
+value with `local_layout.relayout` instead.
 
 Replica groups list, per group, the devices in the order of their shard index
 along the axes; groups come in the order of their first device, e.g. on
@@ -310,7 +316,7 @@ def all_reduce(ctx: LocalContext, op: Op, x: Value) -> Value:
     axes = list(op.attributes["reduction_axes"].axes)
     reduced, left = _split(ctx, partial, axes)
     if left:
-        ctx.partial[op.results[0]] = Partial(tuple(left), partial.kind)
+        ctx.partial[op.results[0]] = Partial(tuple(left), partial.kind, partial.mesh)
     if not reduced:
         return x
     if sorted(reduced) == sorted(axes):
@@ -321,9 +327,10 @@ def all_reduce(ctx: LocalContext, op: Op, x: Value) -> Value:
 
 def _split(ctx: LocalContext, partial: Partial, axes) -> tuple[list, list]:
     """(the axes of `axes` that `partial` is partial along, its other partial axes)."""
-    missing = axis_set_diff(axes, partial.axes, ctx.mesh)
-    reduced = axis_set_diff(axes, missing, ctx.mesh)
-    left = axis_set_diff(partial.axes, reduced, ctx.mesh)
+    mesh = partial.mesh
+    missing = axis_set_diff(axes, partial.axes, mesh)
+    reduced = axis_set_diff(axes, missing, mesh)
+    left = axis_set_diff(partial.axes, reduced, mesh)
     return reduced, left
 
 
@@ -337,7 +344,7 @@ def reduce_scatter(ctx: LocalContext, op: Op, x: Value) -> Value:
         return _moved(ctx, op, x)
     reduced, left = _split(ctx, partial, axes)
     if left:
-        ctx.partial[op.results[0]] = Partial(tuple(left), partial.kind)
+        ctx.partial[op.results[0]] = Partial(tuple(left), partial.kind, partial.mesh)
     dims = [d for d, d_axes in enumerate(lists) if d_axes]
     local = ctx.local_type(op.results[0], op)
     element = x.type.element_type

@@ -18,7 +18,11 @@ local lowering needs, as Shardy's `sdy-convert-global-to-local` writes them:
   tensor every device holds whole along the dims to slice.
 
 Shard indices follow `shardonnay.layout`: the mixed-radix number of a
-device's coordinates along the axes, the first axis most significant.
+device's coordinates along the axes, the first axis most significant. A dim
+that its shards do not divide holds `ceil(size / shards)` slots per device,
+the slots past its end padding of undefined contents (`valid_mask`,
+`masked` hide them where they would reach a result); a value whose devices
+hold terms of a pending reduction is `Partial`.
 """
 
 from __future__ import annotations
@@ -112,6 +116,7 @@ class Partial:
 
     axes: tuple[AxisRef, ...]
     kind: str
+    mesh: Mesh
 
 
 class LocalContext:
@@ -132,6 +137,7 @@ class LocalContext:
         self.next_channel = next_channel
         self.num_devices = mesh.size  # the devices running the program
         self.partial: dict[Value, Partial] = {}  # global values whose local ones are partial
+        self.poison_padding = False  # fill padding slots with NaN / a sentinel, not 0
 
     # -- shardings and local types ------------------------------------------------------------
 
@@ -179,7 +185,7 @@ class LocalContext:
         if not isinstance(t, TensorType) or sharding is None or not sharding.dims:
             return t
         axes_per_dim = self.axes_of(sharding, len(t.shape))
-        return t.with_shape(local_shape(t.shape, axes_per_dim, self.mesh))
+        return t.with_shape(local_shape(t.shape, axes_per_dim, self.mesh_of_sharding(sharding)))
 
     def local_shape_of(self, value: Value, where: Op) -> tuple[int, ...]:
         t = self.local_type(value, where)
@@ -286,7 +292,7 @@ class LocalContext:
             for axes, size, n in zip(axes_per_dim, local.shape, x.type.shape, strict=True)
         ]
         if any(high):
-            x = self.pad(x, [0] * len(high), high)
+            x = self.pad(x, [0] * len(high), high, self.padding_value(x.type))
         starts = []
         for axes, size in zip(axes_per_dim, local.shape, strict=True):
             if axes:
@@ -301,6 +307,18 @@ class LocalContext:
         """A `tensor<element_type>` constant."""
         t = TensorType((), element_type)
         return self.constant(np.array(value).astype(t.dtype), t)
+
+    def padding_value(self, t: TensorType):
+        """What padding slots the program makes hold: 0, or with `poison_padding`
+        a value that shows wherever it reaches a result (NaN, a large integer)."""
+        if not self.poison_padding:
+            return 0
+        dtype = t.dtype
+        if dtype.kind in "fc":
+            return np.nan
+        if dtype.kind == "b":
+            return True
+        return np.iinfo(dtype).max // 3
 
     def pad(self, x: Value, low: Sequence[int], high: Sequence[int], value=0) -> Value:
         """`x` padded at both ends of each dim with `value`."""

@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from shardonnay.axes import AxisRef
+from shardonnay.ir.attributes import DenseArrayAttr
 from shardonnay.ir.core import Block, Op, Region, Value
 from shardonnay.ir.types import TensorType
 from shardonnay.mesh import Mesh
@@ -31,7 +32,7 @@ from shardonnay.ops.chlo import ElementwiseOp as ChloElementwiseOp
 from shardonnay.ops.elementwise import ElementwiseOp
 from shardonnay.ops.linalg import i64_list, padding_pairs
 from shardonnay.ops.registry import lookup
-from shardonnay.partition.local_context import LocalContext, axes_size
+from shardonnay.partition.local_context import I64, LocalContext, axes_size, partition_error
 from shardonnay.partition.local_layout import gather_dims, slice_dims
 from shardonnay.partition.unreduced import sort_and_merge
 from shardonnay.propagation.projection import project_tensor
@@ -303,7 +304,8 @@ def lower_with_plan(
     new_operands = []
     for value, x, dims in zip(op.operands, operands, plan.gather, strict=True):
         if dims:
-            x = gather_dims(ctx, x, ctx.sharded_axes(value), value.type.shape, dims)
+            axes, shape = ctx.sharded_axes(value), value.type.shape
+            x = gather_dims(ctx, x, axes, shape, dims, ctx.mesh_of(value))
         new_operands.append(x)
     types = []
     for result, dims in zip(op.results, plan.whole, strict=True):
@@ -321,7 +323,8 @@ def lower_with_plan(
     results = []
     for result, x, dims in zip(op.results, new.results, plan.whole, strict=True):
         if dims:
-            x = slice_dims(ctx, x, ctx.sharded_axes(result), result.type.shape, dims)
+            axes, shape = ctx.sharded_axes(result), result.type.shape
+            x = slice_dims(ctx, x, axes, shape, dims, ctx.mesh_of(result))
         results.append(x)
     return results
 
@@ -337,3 +340,34 @@ def copy_region(region: Region) -> Region:
         for op in block.ops:
             new.append(op.clone(mapping))
     return copy
+
+
+def is_even(ctx: LocalContext, op: Op) -> bool:
+    """Whether every sharded dim of every tensor of `op` divides into its shards."""
+    for value in (*op.operands, *op.results):
+        if not isinstance(value.type, TensorType):
+            continue
+        for size, axes in zip(value.type.shape, ctx.sharded_axes(value), strict=True):
+            if axes and size % axes_size(axes, ctx.mesh_of(value)):
+                return False
+    return True
+
+
+def planned_attributes(ctx: LocalContext, op: Op, plan: FactorPlan) -> dict | None:
+    """The attributes of a slice or dynamic_slice run as `plan` says: along
+    sharded dims kept local (whole slices), the sizes are the local ones."""
+    if op.name not in ("stablehlo.slice", "stablehlo.dynamic_slice"):
+        return None
+    source = op.operands[0]
+    axes = ctx.sharded_axes(source)
+    local = ctx.local_type(source, op).shape
+    kept = [d for d, a in enumerate(axes) if a and d not in plan.gather[0]]
+    if not kept:
+        return None
+    key = "limit_indices" if op.name == "stablehlo.slice" else "slice_sizes"
+    values = list(i64_list(op, key))
+    for d in kept:
+        if values[d] != source.type.shape[d]:
+            raise partition_error(op, f"dimension {d} is kept sharded but only partly taken")
+        values[d] = local[d]
+    return dict(op.attributes, **{key: DenseArrayAttr(I64, tuple(values))})

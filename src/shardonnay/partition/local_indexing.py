@@ -151,7 +151,7 @@ def gather(ctx: LocalContext, op: Op, operands, regions) -> list[Value]:
             mask = held
     result = ctx.value("stablehlo.gather", [operands[0], indices], result_type, attrs)
     axes = tuple(sort_and_merge(reduction_axes, ctx.mesh))
-    ctx.partial[op.results[0]] = Partial(axes, "stablehlo.add")
+    ctx.partial[op.results[0]] = Partial(axes, "stablehlo.add", ctx.mesh)
     mask_type = mask.type
     if mask_type.shape and ivd < len(mask_type.shape):
         kept = tuple(n for d, n in enumerate(mask_type.shape) if d != ivd)
@@ -274,5 +274,5 @@ def scatter(ctx: LocalContext, op: Op, operands, regions) -> list[Value]:
     results = localize(ctx, op, new_operands, regions)
     if reduction_axes:
         axes = tuple(sort_and_merge(reduction_axes, ctx.mesh))
-        ctx.partial[op.results[0]] = Partial(axes, reduction_of(op.regions[0]))
+        ctx.partial[op.results[0]] = Partial(axes, reduction_of(op.regions[0]), ctx.mesh)
     return results

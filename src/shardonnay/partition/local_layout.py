@@ -34,6 +34,7 @@ from shardonnay.axes import AxisRef
 from shardonnay.ir.attributes import UNIT
 from shardonnay.ir.core import Value
 from shardonnay.ir.types import TensorType
+from shardonnay.layout import equivalent
 from shardonnay.mesh import Mesh
 from shardonnay.partition.local_context import (
     LocalContext,
@@ -42,6 +43,7 @@ from shardonnay.partition.local_context import (
     axes_size,
     local_size,
 )
+from shardonnay.sharding import DimSharding, TensorSharding
 
 Axes = tuple[AxisRef, ...]
 
@@ -224,6 +226,33 @@ def relayout(
     return x
 
 
+def move(
+    ctx: LocalContext,
+    x: Value,
+    source: Sequence[Sequence[AxisRef]],
+    source_mesh: Mesh,
+    target: Sequence[Sequence[AxisRef]],
+    target_mesh: Mesh,
+    shape: Sequence[int],
+) -> Value:
+    """`x`, sharded by `source` on `source_mesh`, sharded by `target` on
+    `target_mesh` (meshes of the same devices): nothing when both put the same
+    data on every device, `relayout` on one mesh, else gathered on the source
+    mesh and sliced on the target one."""
+    if not any(source) or not any(target) or source_mesh == target_mesh:
+        mesh = source_mesh if any(source) else target_mesh
+        if equivalent(sharding_on(source, mesh), sharding_on(target, mesh), None, shape):
+            return x
+        return relayout(ctx, x, source, target, shape, mesh)
+    x = gather_dims(ctx, x, source, shape, mesh=source_mesh)
+    return slice_dims(ctx, x, target, shape, mesh=target_mesh)
+
+
+def sharding_on(axes_per_dim: Sequence[Sequence[AxisRef]], mesh: Mesh) -> TensorSharding:
+    """The sharding of a value split along `axes_per_dim` on `mesh`."""
+    return TensorSharding(mesh, tuple(DimSharding(tuple(a)) for a in axes_per_dim))
+
+
 # -- partial values -------------------------------------------------------------------------------
 
 
@@ -240,7 +269,7 @@ def complete(
         return x
     attributes = {
         "channel_handle": ctx.channel_handle(),
-        "replica_groups": groups_for(ctx, axes),
+        "replica_groups": groups_for(ctx, axes, partial.mesh),
         "use_global_device_ids": UNIT,
     }
     result_type = result_type or x.type
@@ -248,7 +277,9 @@ def complete(
     return ctx.op("stablehlo.all_reduce", [x], [result_type], attributes, [region]).results[0]
 
 
-def to_partial(ctx: LocalContext, x: Value, axes: Sequence[AxisRef], kind: str) -> Value:
+def to_partial(
+    ctx: LocalContext, x: Value, axes: Sequence[AxisRef], kind: str, mesh: Mesh | None = None
+) -> Value:
     """A complete `x` as partial terms of `kind` along `axes`: the first device of
     each group keeps it, the others hold the identity (idempotent kinds keep copies)."""
     if not axes or kind in IDEMPOTENT:
@@ -256,5 +287,5 @@ def to_partial(ctx: LocalContext, x: Value, axes: Sequence[AxisRef], kind: str) 
     neutral = identity(kind, x.type.element_type, ctx)
     if neutral is None:
         raise ValueError(f"no identity for {kind}")
-    first = ctx.broadcast(ctx.is_first(axes), x.type.with_element_type("i1"))
+    first = ctx.broadcast(ctx.is_first(axes, mesh), x.type.with_element_type("i1"))
     return ctx.value("stablehlo.select", [first, x, ctx.broadcast(neutral, x.type)], x.type)

@@ -358,5 +358,5 @@ def convolution(ctx: LocalContext, op: Op, operands, regions) -> list[Value]:
     results = localize(ctx, op, operands, regions, attrs)
     plan = plan_factors(ctx, op, rule_of(op), local_reductions=True)
     if plan.reduction_axes:
-        ctx.partial[op.results[0]] = Partial(plan.reduction_axes, "stablehlo.add")
+        ctx.partial[op.results[0]] = Partial(plan.reduction_axes, "stablehlo.add", ctx.mesh)
     return results

@@ -29,7 +29,7 @@ import numpy as np
 
 from shardonnay.ir.attributes import DenseArrayAttr
 from shardonnay.ir.core import Op, Region, Value
-from shardonnay.partition.local_context import I64, LocalContext, Partial
+from shardonnay.partition.local_context import I64, LocalContext, Partial, is_uneven
 from shardonnay.partition.local_factors import (
     FactorPlan,
     copy_region,
@@ -37,7 +37,7 @@ from shardonnay.partition.local_factors import (
     plan_factors,
     rule_of,
 )
-from shardonnay.partition.local_layout import IDEMPOTENT, all_gather_dim, identity
+from shardonnay.partition.local_layout import IDEMPOTENT, IDENTITIES, all_gather_dim
 
 _SCALAR_BODIES = (
     "stablehlo.add",
@@ -76,9 +76,15 @@ def _reduced_only(axes_per_dim, dims: Sequence[int]) -> list:
     return [a if d in dims else () for d, a in enumerate(axes_per_dim)]
 
 
-def _mask_reduced(ctx: LocalContext, value: Value, x: Value, dims, fill: Value) -> Value:
+def _mask_reduced(ctx: LocalContext, value: Value, x: Value, dims, fill) -> Value:
+    """`x` with the padding of its reduced `dims` set to `fill()` (a scalar,
+    made only when there is padding)."""
     axes = _reduced_only(ctx.sharded_axes(value), dims)
-    return ctx.masked(x, axes, value.type.shape, fill)
+    if not any(
+        a and is_uneven(n, a, ctx.mesh) for n, a in zip(value.type.shape, axes, strict=True)
+    ):
+        return x
+    return ctx.masked(x, axes, value.type.shape, fill())
 
 
 def dot_general(ctx: LocalContext, op: Op, operands, regions) -> list[Value]:
@@ -88,11 +94,17 @@ def dot_general(ctx: LocalContext, op: Op, operands, regions) -> list[Value]:
     if plan.reduction_axes:
         for i in range(2):
             if plan.reduced[i]:
-                zero = ctx.scalar(0, operands[i].type.element_type)
-                operands[i] = _mask_reduced(ctx, op.operands[i], operands[i], plan.reduced[i], zero)
+                element = operands[i].type.element_type
+                operands[i] = _mask_reduced(
+                    ctx,
+                    op.operands[i],
+                    operands[i],
+                    plan.reduced[i],
+                    lambda element=element: ctx.scalar(0, element),
+                )
     results = lower_with_plan(ctx, op, operands, regions, plan)
     if plan.reduction_axes:
-        ctx.partial[op.results[0]] = Partial(plan.reduction_axes, "stablehlo.add")
+        ctx.partial[op.results[0]] = Partial(plan.reduction_axes, "stablehlo.add", ctx.mesh)
     return results
 
 
@@ -106,24 +118,25 @@ def reduce(ctx: LocalContext, op: Op, operands, regions) -> list[Value]:
     kind = reduction_of(op.regions[0]) if count == 1 else None
     inputs, inits = list(operands[:count]), list(operands[count:])
     element = inputs[0].type.element_type
-    if kind in _SCALAR_BODIES and identity(kind, element, ctx) is not None:
+    if kind in _SCALAR_BODIES and kind in IDENTITIES:
+        neutral = IDENTITIES[kind](np.dtype(op.operands[count].type.dtype))
         literal = constant_value(op.operands[count])
-        neutral = identity(kind, element, ctx)
         if kind in IDEMPOTENT:
-            fill = inits[0]
+            init = inits[0]
+            fill = lambda: init  # noqa: E731
         else:
-            fill = neutral
-            if literal is None or not np.all(literal == constant_value(neutral)):
+            fill = lambda: ctx.scalar(neutral, element)  # noqa: E731
+            if literal is None or not np.all(literal == neutral):
                 first = ctx.is_first(plan.reduction_axes)
-                inits[0] = ctx.value("stablehlo.select", [first, inits[0], neutral], inits[0].type)
+                inits[0] = ctx.value("stablehlo.select", [first, inits[0], fill()], inits[0].type)
         inputs[0] = _mask_reduced(ctx, op.operands[0], inputs[0], plan.reduced[0], fill)
         results = lower_with_plan(ctx, op, [*inputs, *inits], regions, plan)
-        ctx.partial[op.results[0]] = Partial(plan.reduction_axes, kind)
+        ctx.partial[op.results[0]] = Partial(plan.reduction_axes, kind, ctx.mesh)
         return results
     if not _init_is_idempotent(ctx, op):
         return lower_with_plan(ctx, op, operands, regions, plan_factors(ctx, op, rule))
     inputs = [
-        _mask_reduced(ctx, v, x, plan.reduced[i], init)
+        _mask_reduced(ctx, v, x, plan.reduced[i], lambda init=init: init)
         for i, (v, x, init) in enumerate(zip(op.operands[:count], inputs, inits, strict=True))
     ]
     partials = lower_with_plan(ctx, op, [*inputs, *inits], regions, plan)

@@ -75,10 +75,9 @@ def explicit_collectives(module: Module, *, propagate: bool = True) -> Module:
     the module docstring, on a copy (`module` is unchanged)."""
     from shardonnay.partition.explicit_reshards import insert_explicit_reshards
     from shardonnay.partition.reshard_to_collectives import reshard_to_collectives
-    from shardonnay.propagation.annotations import copy_module
     from shardonnay.propagation.pipeline import propagation_pipeline
 
-    program = propagation_pipeline(module) if propagate else copy_module(module)
+    program = propagation_pipeline(module) if propagate else module.copy()
     insert_explicit_reshards(program, full_version=True)
     return reshard_to_collectives(program)
 

@@ -420,18 +420,18 @@ class _Problem:
         exchange = TileExchange(self.dst, self.dst_mesh)
         if not self.src.unreduced:
             return [exchange]
-        keeps = self.same_axes and self.src.reduction == self.dst.reduction
-        try:
-            spaces = self._spaces(self.src, self.dst) if keeps else None
-        except MisalignedAxes:
-            spaces = None
-        if spaces is None:
+        if not self.same_axes or self.src.reduction != self.dst.reduction:
             return [AllReduce(self.src.unreduced, self.src.reduction), exchange]
-        (_, pending), (_, goal) = spaces[0].state(self.src), spaces[-1].state(self.dst)
-        reduce = [a for a in pending if a not in goal]
+        try:
+            spaces = self._spaces(self.src, self.dst)
+        except MisalignedAxes:
+            reduce = self.src.unreduced
+        else:
+            (_, pending), (_, goal) = spaces[0].state(self.src), spaces[-1].state(self.dst)
+            reduce = spaces[0].unreduced_axes([a for a in pending if a not in goal])
         if not reduce:
             return [exchange]
-        return [AllReduce(spaces[0].unreduced_axes(reduce), self.src.reduction), exchange]
+        return [AllReduce(tuple(reduce), self.src.reduction), exchange]
 
     def baseline(self) -> list[Collective] | None:
         """The MLIR resharding notes' basis decomposition (same mesh, aligned axes)."""

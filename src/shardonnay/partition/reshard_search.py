@@ -324,6 +324,8 @@ class Search:
         sizes = [math.prod(space.sizes[a] for a in d) for d in dims]
         if sizes == goal_sizes and m == self.goal[0]:
             targets.add(self.goal_dims)
+        pending = set(unreduced)
+        targets = {t for t in targets if not pending & {a for d in t for a in d}}
         for target in targets:
             if target != dims:
                 after = (m, (target, unreduced))
@@ -336,7 +338,8 @@ class Search:
                 )
         if m != self.goal[0] and self.same_axes:
             # the same atoms on the target mesh: a permute to the other device order
-            for target in {dims, self.goal_dims} if sizes == goal_sizes else {dims}:
+            crossing = {dims, self.goal_dims} if sizes == goal_sizes else {dims}
+            for target in {t for t in crossing if not pending & {a for d in t for a in d}}:
                 after = (self.goal[0], (target, unreduced))
                 yield edge(
                     "permute",

@@ -29,6 +29,7 @@ __all__ = [
     "edge_sources",
     "is_equivalent",
     "mesh_of",
+    "open_sharding",
     "set_sharding",
     "sharding_of",
 ]
@@ -134,12 +135,13 @@ def _set_per_value(op: Op, key: str, index: int, sharding: TensorSharding, value
     if isinstance(per_value, TensorShardingPerValue):
         shardings = list(per_value)
     else:
-        shardings = [_open(sharding.mesh, v) for v in values]
+        shardings = [open_sharding(sharding.mesh, v) for v in values]
     shardings[index] = sharding
     op.attributes[key] = TensorShardingPerValue(tuple(shardings))
 
 
-def _open(mesh: str | Mesh, v: Value) -> TensorSharding:
+def open_sharding(mesh: str | Mesh, v: Value) -> TensorSharding:
+    """The fully open sharding of `v` on `mesh` (`[{?}, {?}]`: every dim open and empty)."""
     rank = len(v.type.shape) if isinstance(v.type, TensorType) else 0
     return TensorSharding(mesh, tuple(DimSharding((), False) for _ in range(rank)))
 

@@ -46,7 +46,7 @@ from shardonnay.propagation.pipeline import (
 from shardonnay.propagation.projection import PrefixStatus, axis_list_prefix_status
 from shardonnay.sharding import TensorSharding, TensorShardingPerValue
 
-__all__ = ["AnnotationChange", "annotation_changes", "compare_annotation", "copy_module"]
+__all__ = ["AnnotationChange", "annotation_changes", "compare_annotation"]
 
 SHARDING = "sdy.sharding"
 
@@ -173,7 +173,7 @@ def _expected(original: Module, exported: bool) -> tuple[Module, set[Value]]:
     """`original`'s annotations as the propagated module should still show
     them (see the module docstring), in a copy; and the copy's values that
     are in sharding groups."""
-    copy = copy_module(original)
+    copy = original.copy()
     grouped = {op.operands[0] for op in copy.walk() if op.name == "sdy.sharding_group"}
     if exported:
         remove_size_one_axes(copy)
@@ -185,21 +185,6 @@ def _expected(original: Module, exported: bool) -> tuple[Module, set[Value]]:
                 op.name = "sdy.reshard"
         erase_dead_ops(copy)
     return copy, grouped
-
-
-def copy_module(module: Module) -> Module:
-    """A deep copy of `module` (function argument and result attributes too)."""
-    copy = Module(name=module.name, attributes=dict(module.attributes))
-    copy.aliases = dict(module.aliases)
-    copy.trailer = module.trailer
-    mapping: dict[Value, Value] = {}
-    for op in module.ops:
-        clone = op.clone(mapping)
-        for key in ("arg_attrs", "res_attrs"):
-            if key in op.attributes:
-                clone.attributes[key] = tuple(dict(d) for d in op.attributes[key])
-        copy.append(clone)
-    return copy
 
 
 def _function_changes(

@@ -348,16 +348,6 @@ class _SymbolNames:
         return unique
 
 
-def _post_order(root: Module | Op) -> Iterator[Op]:
-    ops = root.ops if isinstance(root, Module) else [root]
-    for op in list(ops):
-        for region in op.regions:
-            for block in region.blocks:
-                for inner in list(block.ops):
-                    yield from _post_order(inner)
-        yield op
-
-
 def export_named_computations(module: Module) -> None:
     """`sdy-export-named-computations`: innermost first, every
     `sdy.named_computation` becomes a private function at the end of the
@@ -366,7 +356,7 @@ def export_named_computations(module: Module) -> None:
     `func.call` to it with the computation's other attributes and its
     `out_shardings` as `sdy.sharding`."""
     names = _SymbolNames(module)
-    for named in [op for op in _post_order(module) if op.name == "sdy.named_computation"]:
+    for named in [op for op in module.walk_post_order() if op.name == "sdy.named_computation"]:
         region = named.regions.pop()
         block = region.entry
         terminator = block.terminator

@@ -59,7 +59,7 @@ from shardonnay.errors import ShardingError, ShardonnayError
 from shardonnay.ir.core import Block, Module, Op, Value
 from shardonnay.ir.types import TensorType, Type
 from shardonnay.mesh import Mesh
-from shardonnay.propagation.annotations import annotation_changes, copy_module
+from shardonnay.propagation.annotations import annotation_changes
 from shardonnay.propagation.driver import DataFlowEdge, Strategy, erase_manual_axes, propagate
 from shardonnay.propagation.rules import rule_for
 from shardonnay.propagation.shard_by_shard import Verdict, check_shard_by_shard
@@ -462,7 +462,7 @@ def _fixed_point_findings(
 def _reshards_as_constraints(module: Module) -> Module:
     """A copy of `module` whose `sdy.reshard`s are `sdy.sharding_constraint`s:
     for propagation, both fix their result's sharding to theirs."""
-    copy = copy_module(module)
+    copy = module.copy()
     for op in copy.walk():
         if op.name == "sdy.reshard":
             op.name = "sdy.sharding_constraint"

@@ -170,8 +170,9 @@ def propagate(
     Shardy's propagation pass alone, which leaves them apart).
     `keep_sharding_rules`: every op propagated through keeps the rule used as
     its `sdy.sharding_rule` attribute (Shardy's `keep-sharding-rules=true`;
-    with `conservative`, the rules of conservative propagation); without it,
-    the rules written on ops go, but custom ones (`drop_sharding_rules`).
+    with `conservative`, the rules of conservative propagation). Rules
+    written on ops stay either way (Shardy's passes then drop the ones that
+    are not custom: see `drop_sharding_rules`).
     `recorder`: an object told about every sharding change (see
     `shardonnay.propagation.explain.Recorder`); it does not alter the result.
     """
@@ -185,8 +186,7 @@ def propagate(
     )
     with cyclic_gc_paused():
         validate_for_propagation(module)
-        copy = module.__class__.__new__(module.__class__)
-        _copy_module(module, copy)
+        copy = module.copy()
         erase_dead_ops(copy, keep_data_flow_ops=data_flow_edges)
         groups = sync_group_members(copy)
         driver = _Driver(copy, factor_propagation, conservative, data_flow_edges, groups)
@@ -201,8 +201,6 @@ def propagate(
             driver.run()
         if keep_sharding_rules:
             driver.keep_rules()
-        else:
-            drop_sharding_rules(copy)
         return copy
 
 
@@ -214,21 +212,6 @@ def drop_sharding_rules(module: Module) -> None:
         rule = op.attributes.get(RULE_ATTRIBUTE)
         if isinstance(rule, OpShardingRule) and not rule.is_custom:
             del op.attributes[RULE_ATTRIBUTE]
-
-
-def _copy_module(source: Module, target: Module) -> None:
-    """Deep-copies `source` into the (uninitialized) `target`."""
-    Module.__init__(target, name=source.name, attributes=dict(source.attributes))
-    target.aliases = dict(source.aliases)
-    target.trailer = source.trailer
-    mapping: dict[Value, Value] = {}
-    for op in source.ops:
-        clone = op.clone(mapping)
-        if op.name == "func.func":
-            for key in ("arg_attrs", "res_attrs"):
-                if key in op.attributes:
-                    clone.attributes[key] = tuple(dict(d) for d in op.attributes[key])
-        target.append(clone)
 
 
 @dataclass(eq=False)

@@ -56,7 +56,6 @@ from shardonnay.propagation.origins import (
     Recorder,
     Ref,
     Step,
-    copy_module,
     name_origin_sources,
     ref_key,
     sharding_origins,
@@ -549,7 +548,7 @@ def explain_propagation(module: Module, **options: Any) -> Explanation:
     and `Explanation.module` is what `propagate` returns."""
     # Constraints and manual computations are named as Shardy numbers them
     # (dead ones included), unless the module names them already.
-    named = copy_module(module)
+    named = module.copy()
     naming = not any(ORIGIN_NAME in op.attributes for op in named.walk())
     if naming:
         name_origin_sources(named)

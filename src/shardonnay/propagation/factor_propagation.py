@@ -378,9 +378,14 @@ class AggressiveFactorPropagation(BasicFactorPropagation):
         sharding = tensor.factors.get(factor)
         if sharding is None:
             return []
+        compatible = axes_per_factor[factor]
+        if axis_list_prefix_status(sharding.axes, compatible) is not PrefixStatus.STRICT_PREFIX:
+            # The tensor has all of them (or others): what the conflicts leave of
+            # them cannot extend its axes.
+            return []
         blocked = tensor.blocked_axes()
         axes = _truncate(
-            list(axes_per_factor[factor]),
+            list(compatible),
             lambda a, prev: _no_conflict_within_factor(
                 a, blocked, sharding, prev, factor_sizes[factor], mesh
             ),

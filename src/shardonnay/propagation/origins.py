@@ -30,11 +30,12 @@ sharding constraint, a list of dictionaries, one per result, on other ops),
 ops (the dictionaries of the edges that have one), and
 `sdy.sharding_origin_name` (`constraint_N`, `mc_K`) on constraints and manual
 computations; a name that refers to the value itself becomes `"self"`.
-`propagation_edges(recorder)` gives, per op, the steps that changed its
-tensors and which tensor each axis came from (`sdy.propagation_edges`,
-`save_origins(recorder, edges=True)`). `propagate_with_origins(module)` does
-it all for `propagate`, `propagation_pipeline(module, debug_origins=True,
-debug_edges=True)` for Shardy's pipeline (through `debug_recorder`).
+`shardonnay.propagation.propagation_edges` gives, per op, the steps that
+changed its tensors and which tensor each axis came from
+(`sdy.propagation_edges`, `save_origins(recorder, edges=True)`).
+`propagate_with_origins(module)` does it all for `propagate`,
+`propagation_pipeline(module, debug_origins=True, debug_edges=True)` for
+Shardy's pipeline (through `debug_recorder`).
 
 >>> from shardonnay.syntax.mlir_reader import parse_module
 >>> module = parse_module('''
@@ -56,7 +57,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -70,19 +71,17 @@ from shardonnay.propagation.projection import (
     TensorFactorShardings,
     axis_list_prefix_status,
 )
-from shardonnay.sharding import TensorSharding, TensorShardingPerValue
+from shardonnay.sharding import TensorSharding
 from shardonnay.sharding_rule import OpShardingRule
 
 __all__ = [
     "Change",
-    "PropagationEdges",
     "Recorder",
     "ShardingOrigins",
     "Step",
     "debug_recorder",
     "name_origin_sources",
     "propagate_with_origins",
-    "propagation_edges",
     "save_origins",
     "sharding_origins",
     "with_debug_origins",
@@ -215,7 +214,7 @@ def origin_names(module: Module) -> tuple[dict[Op, str], dict[Op, str]]:
     """The origin names of the sharding constraints (`constraint_N`) and
     manual computations (`mc_K`) of `module`: their `sdy.sharding_origin_name`,
     or else their number in (post-)order."""
-    ops = list(_post_order(module))
+    ops = list(module.walk_post_order())
     tables: list[dict[Op, str]] = []
     kinds = (("sdy.sharding_constraint", "constraint_"), ("sdy.manual_computation", "mc_"))
     for kind, prefix in kinds:
@@ -236,18 +235,6 @@ def name_origin_sources(module: Module) -> None:
     for table in origin_names(module):
         for op, name in table.items():
             op.attributes[ORIGIN_NAME] = name
-
-
-def _post_order(module: Module) -> Iterator[Op]:
-    def visit(op: Op) -> Iterator[Op]:
-        for region in op.regions:
-            for block in region.blocks:
-                for inner in block.ops:
-                    yield from visit(inner)
-        yield op
-
-    for op in module.body.ops:
-        yield from visit(op)
 
 
 def _save(origins: OriginMap, value: Value, sharding: TensorSharding | None, name: str) -> None:
@@ -467,13 +454,16 @@ def save_origins(
     ops (default: when propagation had data-flow edges);
     `sink_named_computations`: on `sdy.named_computation`s too (Shardy's
     pipeline turns them into calls first, which drops them); `origins`:
-    write the origins; `edges`: write `propagation_edges(recorder)` (Shardy's
-    `debug-propagation-edge-sharding`)."""
+    write the origins; `edges`: write the propagation edges first (Shardy's
+    `debug-propagation-edge-sharding`, see
+    `shardonnay.propagation.propagation_edges`)."""
     module, driver = recorder.module, recorder.driver
     assert module is not None and driver is not None
     sinking = sink if sink is not None else bool(driver.edge_of_target)
     if edges:
-        _save_edges(recorder, sinking, sink_named_computations)
+        from shardonnay.propagation.propagation_edges import save_propagation_edges
+
+        save_propagation_edges(recorder, sink=sinking, named_computations=sink_named_computations)
     if not origins:
         return
     origins = sharding_origins(recorder).axes
@@ -529,7 +519,7 @@ def save_origins(
             if r in edge_entries:
                 edge_entries[r] = _self(edge_entries[r], f"{name}_output: {i}")
     if sinking:
-        _sink(module, driver, edge_entries, sink_named_computations)
+        sink_debug_entries(module, driver, edge_entries, sink_named_computations)
 
 
 def _func_of_return(module: Module, return_op: Op) -> Func:
@@ -539,7 +529,7 @@ def _func_of_return(module: Module, return_op: Op) -> Func:
     raise AssertionError("a func.return outside of its function")
 
 
-def _sink(
+def sink_debug_entries(
     module: Module,
     driver: Any,
     edge_entries: dict[Value, Any],
@@ -563,155 +553,7 @@ def _sink(
         op.attributes[keys[1]] = tuple(edge_entries[r] for r in results if r in edge_entries)
 
 
-# -- propagation edges ----------------------------------------------------------------------
-
-EDGES = "sdy.propagation_edges"
-
-
-@dataclass(frozen=True)
-class PropagationEdges:
-    """`#sdy.propagation_edges<[{step-N = [{"x" = operand-1 -> [result-0]}]}]>`:
-    per propagation step (numbered over the steps that changed a sharding),
-    per axis, the tensor of the op it came from and those it went to."""
-
-    steps: tuple[tuple[int, tuple[tuple[AxisRef, str, tuple[str, ...]], ...]], ...]
-
-    def __str__(self) -> str:
-        steps = []
-        for n, axes in self.steps:
-            body = ", ".join(f"{{{a} = {src} -> [{', '.join(dst)}]}}" for a, src, dst in axes)
-            steps.append(f"{{step-{n} = [{body}]}}")
-        return f"#sdy.propagation_edges<[{', '.join(steps)}]>"
-
-
-# One edge: step number, source tensor, target tensor (indices over operands then results).
-_Edge = tuple[int, int, int]
-
-
-def propagation_edges(recorder: Recorder) -> dict[Any, PropagationEdges]:
-    """Shardy's `debug-propagation-edge-sharding`, per op (an `Op`, a
-    `DataFlowEdge`, or a function's `func.func` op for its results): every
-    axis each step gave a tensor and the tensor it came from.
-
-    As in Shardy, an axis is noted only the first time it reaches a tensor
-    of the op, and a function's result steps all count as steps of its
-    result 0 (so an axis reaches a function result, or the value it
-    returns, once)."""
-    per_item: dict[Any, tuple[Step, dict[AxisRef, list[_Edge]]]] = {}
-    number = recorder.first_step
-    for step in recorder.steps:
-        outcome = step.outcome
-        if outcome is None or step.mesh is None or not outcome.any_updated:
-            continue
-        n = len(step.rule.operand_mappings)
-        old = ShardingProjection.build(step.shardings[:n], step.shardings[n:], step.rule, step.mesh)
-        item = step.item
-        key = (item[0].op, 0) if isinstance(item, tuple) else item
-        _, axes = per_item.setdefault(key, (step, {}))
-        for t, gained in enumerate(new_axis_sources(old, outcome.projection, step.rule, step.mesh)):
-            for axis, source in gained.items():
-                axes.setdefault(axis, []).append((number, source, t))
-        number += 1
-    return {key: _edges_attr(recorder, step, axes) for key, (step, axes) in per_item.items()}
-
-
-def _edges_attr(
-    recorder: Recorder, step: Step, axes: dict[AxisRef, list[_Edge]]
-) -> PropagationEdges:
-    n = len(step.rule.operand_mappings)
-
-    def node(t: int) -> str:
-        return f"operand-{t}" if t < n else f"result-{t - n}"
-
-    by_step: dict[int, dict[AxisRef, tuple[int, list[int]]]] = {}
-    for axis, edges in axes.items():
-        seen: set[int] = set()
-        for number, source, target in edges:
-            if target in seen:
-                continue
-            seen.add(target)
-            _, targets = by_step.setdefault(number, {}).setdefault(axis, (source, []))
-            targets.append(target)
-    return PropagationEdges(
-        tuple(
-            (
-                number,
-                tuple(
-                    (axis, node(source), tuple(node(t) for t in sorted(set(targets))))
-                    for axis, (source, targets) in sorted(per_axis.items())
-                ),
-            )
-            for number, per_axis in sorted(by_step.items())
-        )
-    )
-
-
-def debug_recorder(module: Module, *, origins: bool, edges: bool) -> Recorder:
-    """A `Recorder` for Shardy's pipeline with `debug-sharding-origins` and/or
-    `debug-propagation-edge-sharding`, on `module` after
-    `sdy-apply-sharding-constraints` and before propagation: it names the
-    constraints and manual computations (`name_origin_sources`) and, for
-    edges, notes what `sdy-apply-sharding-constraints` did as Shardy does:
-    each constraint that gave its sharding to its input is a step (numbered
-    first) whose edges bring its axes from `result-0` to `operand-0`;
-    propagation numbers its steps on from the last step that noted an edge."""
-    if origins:
-        name_origin_sources(module)
-    recorder = Recorder()
-    if not edges:
-        return recorder
-    number = 0
-    for op in _post_order(module):
-        if op.name != "sdy.sharding_constraint" or not _gave_its_sharding(op):
-            continue
-        axes = sorted(op.attributes["sharding"].dim_axes())
-        if axes:
-            entries = tuple((a, "result-0", ("operand-0",)) for a in axes)
-            op.attributes[EDGES] = PropagationEdges(((number, entries),))
-            # Propagation numbers its steps on from the last one noted.
-            recorder.first_step = number + 1
-        number += 1
-    return recorder
-
-
-def _gave_its_sharding(op: Op) -> bool:
-    """Whether `sdy-apply-sharding-constraints` set the sharding of the input
-    of the constraint `op` (fully closed, now the input's own sharding)."""
-    sharding: TensorSharding = op.attributes["sharding"]
-    if not all(d.is_closed for d in sharding.dims):
-        return False
-    v = op.operands[0]
-    if v.op is not None:
-        if v.op.name in _DATA_FLOW_OPS:
-            return False
-        per_value = v.op.attributes.get(SHARDING)
-        return isinstance(per_value, TensorShardingPerValue) and per_value[v.index] == sharding
-    parent = v.defining.parent_op if v.defining is not None else None
-    if parent is None or parent.name != "func.func":
-        return False
-    attrs = parent.attributes.get("arg_attrs")
-    return attrs is not None and attrs[v.index].get(SHARDING) == sharding
-
-
-def _save_edges(recorder: Recorder, sink: bool, named_computations: bool) -> None:
-    module, driver = recorder.module, recorder.driver
-    assert module is not None
-    owned: dict[Value, PropagationEdges] = {}
-    for key, edges in propagation_edges(recorder).items():
-        if not edges.steps:
-            continue
-        if isinstance(key, tuple):
-            Func(key[0]).result_attrs(0)[EDGES] = edges
-        elif isinstance(key, Op):
-            key.attributes[EDGES] = edges
-        else:
-            owned[key.owner] = edges
-    if sink:
-        keys = ("sdy.block_arg_propagation_edges", "sdy.result_propagation_edges")
-        _sink(module, driver, owned, named_computations, keys)
-
-
-_DATA_FLOW_OPS = (
+DATA_FLOW_OPS = (
     "stablehlo.while",
     "stablehlo.case",
     "stablehlo.if",
@@ -722,22 +564,24 @@ _DATA_FLOW_OPS = (
 
 
 def _is_data_flow_op(op: Op) -> bool:
-    return op.name in _DATA_FLOW_OPS
+    return op.name in DATA_FLOW_OPS
 
 
-def copy_module(module: Module) -> Module:
-    """A deep copy of `module` (ops, regions, argument and result attributes)."""
-    copy = Module(name=module.name, attributes=dict(module.attributes))
-    copy.aliases = dict(module.aliases)
-    copy.trailer = module.trailer
-    mapping: dict[Value, Value] = {}
-    for op in module.ops:
-        clone = op.clone(mapping)
-        for key in ("arg_attrs", "res_attrs"):
-            if key in op.attributes:
-                clone.attributes[key] = tuple(dict(d) for d in op.attributes[key])
-        copy.append(clone)
-    return copy
+def debug_recorder(module: Module, *, origins: bool, edges: bool) -> Recorder:
+    """A `Recorder` for Shardy's pipeline with `debug-sharding-origins` and/or
+    `debug-propagation-edge-sharding`, on `module` after
+    `sdy-apply-sharding-constraints` and before propagation: it names the
+    constraints and manual computations (`name_origin_sources`) and, for
+    edges, notes what `sdy-apply-sharding-constraints` did as Shardy does
+    (`shardonnay.propagation.propagation_edges.note_applied_constraints`)."""
+    if origins:
+        name_origin_sources(module)
+    recorder = Recorder()
+    if edges:
+        from shardonnay.propagation.propagation_edges import note_applied_constraints
+
+        note_applied_constraints(module, recorder)
+    return recorder
 
 
 def propagate_with_origins(
@@ -745,11 +589,12 @@ def propagate_with_origins(
 ) -> Module:
     """`propagate(module, **options)` with Shardy's `debug-sharding-origins`
     attributes on the result (see the module docstring); `edges`: and those
-    of `debug-propagation-edge-sharding` (see `propagation_edges`);
+    of `debug-propagation-edge-sharding` (see
+    `shardonnay.propagation.propagation_edges`);
     `origins=False`: those only."""
     from shardonnay.propagation.driver import propagate
 
-    named = copy_module(module)
+    named = module.copy()
     recorder = debug_recorder(named, origins=origins, edges=False)
     result = propagate(named, recorder=recorder, **options)
     save_origins(recorder, origins=origins, edges=edges)

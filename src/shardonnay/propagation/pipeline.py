@@ -24,7 +24,10 @@ export
     `remove_sub_axes_in_input_output_shardings`, `close_shardings`,
     explicit reshards.
 
-The call steps live in `shardonnay.propagation.call_graph`.
+The call steps live in `shardonnay.propagation.call_graph`, the constant
+splitter and merger in `shardonnay.propagation.constants`, the
+sharding-constraint steps in `shardonnay.propagation.sharding_constraints`;
+the others are here.
 
 >>> from shardonnay.syntax.mlir_reader import parse_module
 >>> module = parse_module('''
@@ -46,17 +49,15 @@ The call steps live in `shardonnay.propagation.call_graph`.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import numpy as np
 
 from shardonnay.axes import AxisRef
 from shardonnay.ir.attributes import DenseElementsAttr, IntegerAttr
-from shardonnay.ir.core import Block, Func, Module, Op, Value
+from shardonnay.ir.core import Module, Value
 from shardonnay.ir.types import TensorType
 from shardonnay.mesh import Mesh
-from shardonnay.ops.elementwise import ElementwiseOp
-from shardonnay.ops.registry import is_registered, lookup
 from shardonnay.propagation.call_graph import (
     export_named_computations,
     import_func_calls,
@@ -67,7 +68,15 @@ from shardonnay.propagation.call_graph import (
     symbol_dce,
     unflatten_call_graph,
 )
+from shardonnay.propagation.constants import (
+    constant_or_scalar_merger,
+    constant_or_scalar_splitter,
+)
 from shardonnay.propagation.driver import erase_dead_ops, pausing_cyclic_gc, propagate
+from shardonnay.propagation.sharding_constraints import (
+    apply_sharding_constraints,
+    sharding_constraint_to_reshard,
+)
 from shardonnay.propagation.validation import validate_for_propagation
 from shardonnay.sharding import DimSharding, TensorSharding, TensorShardingPerValue
 
@@ -104,7 +113,7 @@ def propagation_pipeline(
     `shardonnay.propagation.origins`); `debug_edges`: note the steps that
     carried each axis (`debug-propagation-edge-sharding=true`)."""
     validate_for_propagation(module, groups_merged=False, warn=False)
-    module = _copy(module)
+    module = module.copy()
     symbol_dce(module)
     lift_inlined_meshes(module)
     remove_size_one_axes(module)
@@ -148,20 +157,6 @@ def propagation_pipeline(
     insert_explicit_reshards(module, full_version=False)
     canonicalize(module)
     return module
-
-
-def _copy(module: Module) -> Module:
-    copy = Module(name=module.name, attributes=dict(module.attributes))
-    copy.aliases = dict(module.aliases)
-    copy.trailer = module.trailer
-    mapping: dict[Value, Value] = {}
-    for op in module.ops:
-        clone = op.clone(mapping)
-        for key in ("arg_attrs", "res_attrs"):
-            if key in op.attributes:
-                clone.attributes[key] = tuple(dict(d) for d in op.attributes[key])
-        copy.append(clone)
-    return copy
 
 
 # -- every sharding of a module ---------------------------------------------------------
@@ -251,351 +246,6 @@ def remove_size_one_axes(module: Module) -> None:
     transform_shardings(module, remove)
 
 
-def _is_scalar(v: Value) -> bool:
-    return isinstance(v.type, TensorType) and len(v.type.shape) == 0
-
-
-def _is_pure(op: Op) -> bool:
-    return is_registered(op.name) and lookup(op.name).pure and not op.regions
-
-
-def _is_elementwise(op: Op) -> bool:
-    if op.name in ("stablehlo.compare", "stablehlo.select", "stablehlo.clamp"):
-        return True
-    return is_registered(op.name) and isinstance(lookup(op.name), ElementwiseOp)
-
-
-def _is_constant_expression(op: Op, constants: set[Op]) -> bool:
-    if op.name in ("sdy.constant", "stablehlo.iota"):
-        return True
-    preserving = op.name in (
-        "stablehlo.broadcast_in_dim",
-        "stablehlo.reshape",
-        "stablehlo.slice",
-    ) or _is_elementwise(op)
-    return (
-        preserving
-        and _is_pure(op)
-        and all(v.op is not None and v.op in constants for v in op.operands)
-    )
-
-
-def _is_scalar_expansion(op: Op) -> bool:
-    return op.name == "stablehlo.broadcast_in_dim" and _is_scalar(op.operands[0])
-
-
-def _walk_func(func: Func) -> Iterator[Op]:
-    for op in list(func.body.ops):
-        yield from op.walk()
-
-
-def constant_or_scalar_splitter(module: Module) -> None:
-    """`sdy-constant-or-scalar-splitter`: `stablehlo.constant` becomes
-    `sdy.constant` (which nothing folds); every use, by an op that is not
-    itself a constant expression, of a constant expression (constants, iotas
-    and broadcasts, reshapes, slices or elementwise ops of constant
-    expressions) or of a broadcast of a scalar gets its own copy of that
-    sub-computation (scalars are shared), so that each use may be sharded
-    differently. The originals then go (their sharding groups with them).
-    """
-    for op in list(module.walk()):
-        if op.name == "stablehlo.constant":
-            op.name = "sdy.constant"
-    for func in module.functions:
-        if func.is_declaration:
-            continue
-        constants: list[Op] = []
-        constant_set: set[Op] = set()
-        expansions: list[Op] = []
-        expansion_set: set[Op] = set()
-        edits = _BlockEdits()
-        for op in _walk_func(func):
-            if op.name == "sdy.sharding_group":
-                continue
-            if _is_constant_expression(op, constant_set):
-                constants.append(op)
-                constant_set.add(op)
-                continue
-            if _is_scalar_expansion(op):
-                expansions.append(op)
-                expansion_set.add(op)
-                continue
-            for i, v in enumerate(op.operands):
-                if v.op is not None and (v.op in constant_set or v.op in expansion_set):
-                    op.set_operand(i, _clone_sub_computation(v, edits))
-        for op in [*expansions, *reversed(constants)]:
-            users = [u for r in op.results for u in r.users]
-            if all(u.name == "sdy.sharding_group" for u in users):
-                for u in users:
-                    edits.erase(u)
-                edits.erase(op)
-        edits.apply()
-
-
-class _BlockEdits:
-    """Insertions before ops and erasures of ops, written to the op lists of
-    their blocks at once by `apply` (one pass per block: inserting or erasing
-    one at a time scans the block's list each time, quadratic in its length).
-    Until then, an inserted op already has its block as parent, and an erased
-    op has no parent and no uses of its operands."""
-
-    def __init__(self) -> None:
-        self.before: dict[Op, list[Op]] = {}
-        self.blocks: dict[int, Block] = {}
-
-    def insert_before(self, anchor: Op, op: Op) -> None:
-        block = anchor.parent
-        assert block is not None
-        op.parent = block
-        self.before.setdefault(anchor, []).append(op)
-        self.blocks[id(block)] = block
-
-    def erase(self, op: Op) -> None:
-        block = op.parent
-        assert block is not None
-        self.blocks[id(block)] = block
-        op.parent = None  # `Op.erase` then leaves the block's list alone
-        op.erase()
-
-    def apply(self) -> None:
-        for block in self.blocks.values():
-            ops: list[Op] = []
-            for op in block.ops:
-                ops.extend(new for new in self.before.get(op, ()) if new.parent is block)
-                if op.parent is block:
-                    ops.append(op)
-            block.ops[:] = ops
-        self.before.clear()
-        self.blocks.clear()
-
-
-def _clone_sub_computation(value: Value, edits: _BlockEdits) -> Value:
-    if _is_scalar(value):
-        return value
-    mapping: dict[Value, Value] = {}
-
-    def clone(v: Value) -> None:
-        if _is_scalar(v) or v in mapping:
-            return
-        op = v.op
-        assert op is not None and op.parent is not None
-        for operand in op.operands:
-            if operand.op is not None:
-                clone(operand)
-        edits.insert_before(op, op.clone(mapping))
-        for user in v.users:
-            if user.name == "sdy.sharding_group":
-                edits.insert_before(op, user.clone(mapping))
-
-    clone(value)
-    return mapping[value]
-
-
-def _sharding_of(v: Value) -> TensorSharding | None:
-    if v.op is not None:
-        if v.op.name == "sdy.sharding_constraint":
-            return v.op.attributes["sharding"]
-        key = "out_shardings" if v.op.name == "sdy.named_computation" else SHARDING
-        per_value = v.op.attributes.get(key)
-        return per_value[v.index] if isinstance(per_value, TensorShardingPerValue) else None
-    func = _func_of_argument(v)
-    if func is not None:
-        s = func.arg_attrs(v.index).get(SHARDING)
-        return s if isinstance(s, TensorSharding) else None
-    named = _named_computation_of_argument(v)
-    if named is not None:
-        in_shardings = named.attributes.get("in_shardings")
-        return in_shardings[v.index] if in_shardings is not None else None
-    owner = _edge_owner_of_block_argument(v)
-    return _sharding_of(owner) if owner is not None else None
-
-
-def _func_of_argument(v: Value) -> Func | None:
-    block = v.defining
-    if isinstance(block, Block):
-        parent = block.parent_op
-        if parent is not None and parent.name == "func.func":
-            return Func(parent)
-    return None
-
-
-_DATA_FLOW_RESULT_OPS = (
-    "stablehlo.while",
-    "stablehlo.case",
-    "stablehlo.if",
-    "stablehlo.optimization_barrier",
-    "sdy.named_computation",
-)
-
-
-def _named_computation_of_argument(v: Value) -> Op | None:
-    block = v.defining
-    if isinstance(block, Block):
-        parent = block.parent_op
-        if parent is not None and parent.name == "sdy.named_computation":
-            return parent
-    return None
-
-
-def _edge_owner_of_block_argument(v: Value) -> Value | None:
-    block = v.defining
-    if isinstance(block, Block):
-        parent = block.parent_op
-        if parent is not None and parent.name == "stablehlo.while":
-            return parent.results[v.index]
-    return None
-
-
-def _is_data_flow_target(v: Value) -> bool:
-    if v.op is not None:
-        return v.op.name in _DATA_FLOW_RESULT_OPS
-    return (
-        _edge_owner_of_block_argument(v) is not None
-        or _named_computation_of_argument(v) is not None
-    )
-
-
-def _is_shardable(v: Value) -> bool:
-    if not isinstance(v.type, TensorType):
-        return False
-    return v.op is not None or _func_of_argument(v) is not None or _is_data_flow_target(v)
-
-
-def _set_sharding(v: Value, sharding: TensorSharding) -> None:
-    func = _func_of_argument(v)
-    if func is not None:
-        func.arg_attrs(v.index)[SHARDING] = sharding
-        return
-    op = v.op
-    assert op is not None
-    per_value = op.attributes.get(SHARDING)
-    shardings = [
-        per_value[i]
-        if isinstance(per_value, TensorShardingPerValue)
-        else TensorSharding.replicated_on(
-            sharding.mesh,
-            len(r.type.shape) if isinstance(r.type, TensorType) else 0,
-            is_closed=False,
-        )
-        for i, r in enumerate(op.results)
-    ]
-    shardings[v.index] = sharding
-    op.attributes[SHARDING] = TensorShardingPerValue(tuple(shardings))
-
-
-def _is_constraint_like(op: Op) -> bool:
-    return op.name in ("sdy.sharding_constraint", "sdy.manual_computation")
-
-
-def _chain_tail(head: Op) -> Op | None:
-    """The last sharding constraint of a chain starting at `head`, if the
-    chain's uses may be redirected to it (see `apply_sharding_constraints`)."""
-    source = head.operands[0]
-    if source.op is not None and source.op.name == "sdy.sharding_constraint":
-        return None
-    if _sharding_of(source) is not None:
-        return None
-    if any(_is_constraint_like(u) for u in source.users if u is not head):
-        return None
-    tail = head
-    while len(tail.results[0].uses) == 1 and tail.results[0].users[0].name == (
-        "sdy.sharding_constraint"
-    ):
-        tail = tail.results[0].users[0]
-    if tail is head or any(_is_constraint_like(u) for u in tail.results[0].users):
-        return None
-    return tail
-
-
-def _before_in_block(a: Op, b: Op) -> bool:
-    ops = a.parent.ops  # type: ignore[union-attr]
-    return ops.index(a) < ops.index(b)
-
-
-def apply_sharding_constraints(module: Module) -> None:
-    """`sdy-apply-sharding-constraints`: a fully closed sharding constraint
-    gives its sharding to its input, when the input has none and no other
-    sharding constraint (or manual computation) with a different sharding
-    uses it. An input tied to others by a data-flow edge (results of
-    control-flow ops and named computations, arguments of a while's regions
-    and of a named computation) keeps its own sharding: the constraint moves
-    right after it (after those moved there for the values of the same op
-    with lower indices) and takes all its uses instead.
-
-    A chain of constraints `y = c1(x); z = c2(y)` whose head's input `x` has
-    no sharding and no other constraint, and whose members but the tail have
-    one use, first gets the later uses of `x` (in the tail's block, other
-    than `return`) redirected to the tail `z`.
-    """
-    moved: set[Op] = set()
-    for op in [o for o in module.walk() if o.name == "sdy.sharding_constraint"]:
-        tail = _chain_tail(op)
-        source = op.operands[0]
-        if tail is not None:
-            for use in list(source.uses):
-                user = use.owner
-                if (
-                    user is not op
-                    and user.name != "func.return"
-                    and user.parent is tail.parent
-                    and _before_in_block(tail, user)
-                ):
-                    user.set_operand(use.index, tail.results[0])
-        sharding: TensorSharding = op.attributes["sharding"]
-        if not _should_apply(source, sharding):
-            continue
-        if _is_data_flow_target(source):
-            _move_after_value(op, source, moved)
-            moved.add(op)
-            for use in list(source.uses):
-                if use.owner is not op:
-                    use.owner.set_operand(use.index, op.results[0])
-        else:
-            _set_sharding(source, sharding)
-
-
-def _should_apply(v: Value, sharding: TensorSharding) -> bool:
-    if not _is_shardable(v) or _sharding_of(v) is not None:
-        return False
-    if not all(d.is_closed for d in sharding.dims):
-        return False
-    for user in v.users:
-        if user.name == "sdy.sharding_constraint" and user.attributes["sharding"] != sharding:
-            return False
-        if user.name == "sdy.manual_computation":
-            index = next(u.index for u in v.uses if u.owner is user)
-            if user.attributes["in_shardings"][index] != sharding:
-                return False
-    return True
-
-
-def _move_after_value(op: Op, v: Value, moved: set[Op]) -> None:
-    """Moves `op` right after `v`'s definition (the start of the block for a
-    block argument), past the constraints in `moved` on the same op's values
-    of lower index (Shardy puts each after the data-flow edge op of its value;
-    a while's region arguments have none)."""
-    block = op.parent
-    assert block is not None
-    block.ops.remove(op)
-    if v.op is not None:
-        target = v.op.parent
-        assert target is not None
-        position = target.ops.index(v.op) + 1
-        siblings = v.op.results
-    else:
-        target = v.defining
-        assert isinstance(target, Block)
-        position = 0
-        siblings = target.arguments if _named_computation_of_argument(v) is not None else []
-    while position < len(target.ops):
-        other = target.ops[position]
-        source = other.operands[0] if other in moved else None
-        if source is None or source not in siblings or source.index >= v.index:
-            break
-        position += 1
-    target.insert(position, op)
-
-
 def sharding_group_import(module: Module) -> None:
     """`sdy-sharding-group-import`: sharding groups that share a value become
     one group; groups are renumbered from 0 in order of first appearance."""
@@ -621,57 +271,10 @@ def sharding_group_import(module: Module) -> None:
 # -- export -------------------------------------------------------------------------
 
 
-def constant_or_scalar_merger(module: Module) -> None:
-    """`sdy-constant-or-scalar-merger`: constants with equal attributes
-    (sharding included) in one region become one; so do broadcasts of the
-    same scalar to the same type with equal attributes."""
-    constants: dict[tuple, Op] = {}
-    broadcasts: dict[tuple, Op] = {}
-    edits = _BlockEdits()
-    for op in list(_post_order(module)):
-        if op.name in ("sdy.constant", "stablehlo.constant"):
-            key: tuple = (op.name, _attr_key(op), id(op.parent))
-            cache = constants
-        elif _is_scalar_expansion(op):
-            key = (_attr_key(op), id(op.parent), str(op.results[0].type), op.operands[0])
-            cache = broadcasts
-        else:
-            continue
-        kept = cache.setdefault(key, op)
-        if kept is not op:
-            op.results[0].replace_all_uses_with(kept.results[0])
-            edits.erase(op)
-    edits.apply()
-
-
-def _attr_key(op: Op) -> str:
-    return repr(sorted((k, str(v)) for k, v in op.attributes.items()))
-
-
-def _post_order(module: Module) -> Iterator[Op]:
-    def visit(op: Op) -> Iterator[Op]:
-        for region in op.regions:
-            for block in region.blocks:
-                for inner in list(block.ops):
-                    yield from visit(inner)
-        yield op
-
-    for op in list(module.ops):
-        yield from visit(op)
-
-
 def remove_sharding_groups(module: Module) -> None:
     """`sdy-remove-sharding-groups`: `sdy.sharding_group` ops go."""
     for op in [o for o in module.walk() if o.name == "sdy.sharding_group"]:
         op.erase()
-
-
-def sharding_constraint_to_reshard(module: Module) -> None:
-    """`sdy-sharding-constraint-to-reshard`: every `sdy.sharding_constraint`
-    becomes an `sdy.reshard` with the same operand, sharding and attributes."""
-    for op in module.walk():
-        if op.name == "sdy.sharding_constraint":
-            op.name = "sdy.reshard"
 
 
 def evenly_sharded(sharding: TensorSharding, shape: tuple[int, ...], mesh: Mesh) -> TensorSharding:

@@ -88,7 +88,7 @@ def is_strict_prefix(first: Sequence[AxisRef], second: Sequence[AxisRef]) -> boo
     return axis_list_prefix_status(first, second) is PrefixStatus.STRICT_PREFIX
 
 
-@dataclass
+@dataclass(slots=True)
 class FactorSharding:
     """The axes sharding one factor of one tensor, major to minor.
 
@@ -114,7 +114,7 @@ class FactorSharding:
         return text.replace("[, ?]", "[?]")
 
 
-@dataclass
+@dataclass(slots=True)
 class TensorFactorShardings:
     """One tensor seen through a rule: the sharding of each factor it maps.
 

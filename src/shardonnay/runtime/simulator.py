@@ -30,19 +30,24 @@ import numpy as np
 from shardonnay.errors import ShardonnayError
 from shardonnay.ir.core import Module
 from shardonnay.ir.types import TensorType, TokenType
-from shardonnay.layout import shard, unshard
+from shardonnay.layout import device_slices, shard, unshard
 from shardonnay.mesh import Mesh
 from shardonnay.runtime.devices import ManualDevices, run_devices
 from shardonnay.runtime.interpreter import TOKEN
 from shardonnay.sharding import DimSharding, TensorSharding
 
 
-def simulate(local_module: Module, *global_inputs, func: str = "main") -> tuple[np.ndarray, ...]:
-    """Runs `func` of per-device program `local_module` on all devices; see the module docstring."""
+def simulate(
+    local_module: Module, *global_inputs, func: str = "main", poison: bool = True
+) -> tuple[np.ndarray, ...]:
+    """Runs `func` of per-device program `local_module` on all devices; see the
+    module docstring. With `poison`, the padding slots of uneven input shards
+    hold NaN (floats) or a large sentinel (integers) instead of zeros, so that a
+    program which lets padding into its results shows it."""
     f = local_module.function(func)
     shardings = [f.arg_attrs(i).get("sdy.sharding") for i in range(len(f.type.inputs))]
     result_shardings = [f.result_attrs(i).get("sdy.sharding") for i in range(len(f.type.results))]
-    count = _device_count(local_module, [*shardings, *result_shardings])
+    count = device_count(local_module, func)
     devices = ManualDevices(Mesh({"devices": count}), {}, ("devices",))
     if len(global_inputs) != len(f.type.inputs):
         raise ShardonnayError(
@@ -57,6 +62,8 @@ def simulate(local_module: Module, *global_inputs, func: str = "main") -> tuple[
         array = np.asarray(x).astype(t.dtype, copy=False)
         placed, mesh = _placement(local_module, sharding, array.ndim, count)
         buffers = shard(array, placed, mesh)
+        if poison:
+            _poison_padding(buffers, array.shape, placed, mesh)
         for device in range(count):
             if buffers[device].shape != t.shape:
                 raise ShardonnayError(
@@ -71,9 +78,36 @@ def simulate(local_module: Module, *global_inputs, func: str = "main") -> tuple[
             out.append(results[0][r])
             continue
         placed, mesh = _placement(local_module, sharding, len(t.shape), count)
-        shape = _global_shape(t, placed, mesh)
+        noted = f.result_attrs(r).get(GLOBAL_SHAPE)
+        shape = tuple(noted.values) if noted is not None else _global_shape(t, placed, mesh)
         out.append(unshard({d: results[d][r] for d in range(count)}, placed, mesh, shape))
     return tuple(out)
+
+
+GLOBAL_SHAPE = "shardonnay.global_shape"
+
+
+def _poison_padding(
+    buffers: dict[int, np.ndarray], shape: tuple[int, ...], sharding: TensorSharding, mesh: Mesh
+) -> None:
+    """Fills the padding slots of each device's buffer with a poison value."""
+    for device, region in device_slices(shape, sharding, mesh).items():
+        buffer = buffers[device]
+        valid = tuple(s.stop - s.start for s in region)
+        if valid == buffer.shape:
+            continue
+        poisoned = np.full(buffer.shape, _poison_value(buffer.dtype), dtype=buffer.dtype)
+        inside = tuple(slice(0, n) for n in valid)
+        poisoned[inside] = buffer[inside]
+        buffers[device] = poisoned
+
+
+def _poison_value(dtype: np.dtype):
+    if dtype.kind in "fc":
+        return np.nan
+    if dtype.kind == "b":
+        return True
+    return np.iinfo(dtype).max // 3
 
 
 def _mesh_named(module: Module, sharding: TensorSharding) -> Mesh:
@@ -93,9 +127,16 @@ def _splits(sharding: TensorSharding | None, mesh: Mesh | None) -> bool:
     return any(a.size(mesh) > 1 for a in axes)
 
 
-def _device_count(module: Module, shardings: list[TensorSharding | None]) -> int:
-    """The devices the program runs on: those of the meshes its signature is
-    sharded on (which must agree), or of its only mesh, or one."""
+def device_count(module: Module, func: str = "main") -> int:
+    """The devices a per-device program runs on: its `mhlo.num_partitions`,
+    else those of the meshes its signature is sharded on (which must agree),
+    else of its only mesh of several devices, else one."""
+    partitions = module.attributes.get("mhlo.num_partitions")
+    if partitions is not None:
+        return int(partitions.value)
+    f = module.function(func)
+    shardings = [f.arg_attrs(i).get("sdy.sharding") for i in range(len(f.type.inputs))]
+    shardings += [f.result_attrs(i).get("sdy.sharding") for i in range(len(f.type.results))]
     sizes = set()
     for s in shardings:
         if s is not None:
@@ -108,7 +149,7 @@ def _device_count(module: Module, shardings: list[TensorSharding | None]) -> int
         )
     if sizes:
         return sizes.pop()
-    meshes = {m.size for m in module.meshes.values()}
+    meshes = {m.size for m in module.meshes.values() if m.size > 1}
     return meshes.pop() if len(meshes) == 1 else 1
 
 
@@ -129,4 +170,4 @@ def _global_shape(t: TensorType, sharding: TensorSharding, mesh: Mesh) -> tuple[
     return tuple(n * d.sharded_size(mesh) for n, d in zip(t.shape, sharding.dims, strict=True))
 
 
-__all__ = ["simulate"]
+__all__ = ["device_count", "simulate"]

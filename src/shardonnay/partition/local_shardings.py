@@ -1,0 +1,147 @@
+"""The shardings of a global program with explicit collectives, read once.
+
+`collect_shardings(module)` finds the sharding of every value: function
+arguments, op results (`sdy.sharding`, the `out_sharding` of collectives,
+the `sharding` of reshards), the bodies' arguments of manual computations
+(without their manual axes) and of while loops. Only shardings that split a
+value among devices are kept: a replicated value is on every device,
+whichever mesh its sharding names. The program runs on the devices of the
+meshes holding split values, which must have the same number of devices
+(the same device ids, in their own orders); values can then move between
+those meshes. For example, on `@a = <["x"=2, "y"=4]>` and `@b = <["z"=8]>`
+a value sharded `<@a, [{"x"}]>` can be resharded to `<@b, [{"z"}]>` (gather
+on `@a`, slice on `@b`); with `@c = <["w"=4]>` holding a split value too,
+the program raises `PartitionError`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from shardonnay.errors import PartitionError
+from shardonnay.ir.core import Module, Op, Value
+from shardonnay.mesh import Mesh
+from shardonnay.partition.local_context import partition_error
+from shardonnay.sharding import DimSharding, TensorSharding, TensorShardingPerValue
+
+COLLECTIVES = (
+    "sdy.all_gather",
+    "sdy.all_slice",
+    "sdy.all_to_all",
+    "sdy.collective_permute",
+    "sdy.all_reduce",
+    "sdy.reduce_scatter",
+)
+RESHARDS = ("sdy.sharding_constraint", "sdy.reshard")
+
+
+@dataclass(frozen=True)
+class ProgramShardings:
+    """The split values' shardings, the first mesh holding split values (a
+    mesh of one device when none), and whether any value is split."""
+
+    shardings: dict[Value, TensorSharding]
+    mesh: Mesh
+    sharded: bool
+
+
+def collect_shardings(module: Module) -> ProgramShardings:
+    """See the module docstring."""
+    meshes = module.meshes
+    found: list[tuple[Value | None, TensorSharding, Op]] = []
+    for func in module.functions:
+        for i, arg in enumerate(func.arguments if not func.is_declaration else ()):
+            sharding = func.arg_attrs(i).get("sdy.sharding")
+            if sharding is not None:
+                found.append((arg, sharding, func.op))
+        for op in func.walk():
+            found += [(v, s, op) for v, s in op_shardings(op)]
+        for i in range(len(func.type.results)):
+            sharding = func.result_attrs(i).get("sdy.sharding")
+            if sharding is not None:
+                found.append((None, sharding, func.op))
+    used: dict[Mesh, str] = {}
+    for _, sharding, op in found:
+        mesh = mesh_of(sharding, meshes, op)
+        if is_split(sharding, mesh):
+            used.setdefault(mesh, str(sharding.mesh))
+    if len({m.size for m in used}) > 1:
+        names = " and ".join(f"@{n}" if "<" not in n else n for n in used.values())
+        counts = " and ".join(str(m.size) for m in used)
+        raise PartitionError(
+            f"the program has values on meshes {names} of different device counts "
+            f"({counts}); resharding between meshes is not supported unless they have "
+            "the same devices"
+        )
+    shardings = {
+        v: s for v, s, op in found if v is not None and is_split(s, mesh_of(s, meshes, op))
+    }
+    return ProgramShardings(shardings, next(iter(used), Mesh()), bool(used))
+
+
+def mesh_of(sharding: TensorSharding, meshes: dict[str, Mesh], op: Op) -> Mesh:
+    """The mesh `sharding` names; `PartitionError` for unknown and maximal ones."""
+    if isinstance(sharding.mesh, Mesh):
+        mesh = sharding.mesh
+    else:
+        mesh = meshes.get(sharding.mesh)
+        if mesh is None:
+            raise partition_error(op, f"unknown mesh @{sharding.mesh}")
+    if mesh.is_maximal:
+        raise partition_error(op, "a maximal sharding pins a value to one device")
+    return mesh
+
+
+def is_split(sharding: TensorSharding, mesh: Mesh) -> bool:
+    """Whether `sharding` gives devices different buffers (dims or unreduced axes)."""
+    axes = [a for d in sharding.dims for a in d.axes] + list(sharding.unreduced)
+    return any(a.size(mesh) > 1 for a in axes)
+
+
+def op_shardings(op: Op) -> list[tuple[Value, TensorSharding]]:
+    """The shardings `op` states for its results and region arguments."""
+    name = op.name
+    if name in COLLECTIVES or (name.startswith("sdy.") and "out_sharding" in op.attributes):
+        return [(op.results[0], op.attributes["out_sharding"])]
+    if name in RESHARDS:
+        return [(op.results[0], op.attributes["sharding"])]
+    if name in ("sdy.manual_computation", "sdy.named_computation"):
+        out: list[tuple[Value, TensorSharding]] = []
+        ins, outs = op.attributes.get("in_shardings"), op.attributes.get("out_shardings")
+        manual = (
+            set(op.attributes["manual_axes"].names) if "manual_axes" in op.attributes else set()
+        )
+        if isinstance(outs, TensorShardingPerValue):
+            out += list(zip(op.results, outs.shardings, strict=True))
+        if isinstance(ins, TensorShardingPerValue):
+            body = op.regions[0].entry
+            out += [
+                (a, _free(s, manual)) for a, s in zip(body.arguments, ins.shardings, strict=True)
+            ]
+        return out
+    per_value = op.attributes.get("sdy.sharding")
+    if not isinstance(per_value, TensorShardingPerValue):
+        return []
+    out = list(zip(op.results, per_value.shardings, strict=True))
+    if name == "stablehlo.while":
+        for region in op.regions:
+            out += list(zip(region.entry.arguments, per_value.shardings, strict=True))
+    return out
+
+
+def _free(sharding: TensorSharding, manual: set[str]) -> TensorSharding:
+    """`sharding` without its manual axes (the sharding inside the body)."""
+    dims = tuple(
+        DimSharding(tuple(a for a in d.axes if a.name not in manual)) for d in sharding.dims
+    )
+    return TensorSharding(sharding.mesh, dims)
+
+
+def next_channel(module: Module) -> int:
+    """One more than the largest channel handle in `module` (Shardy's numbering)."""
+    largest = 0
+    for op in module.walk():
+        handle = op.attributes.get("channel_handle")
+        if handle is not None and hasattr(handle, "get"):
+            largest = max(largest, int(handle.get("handle", 0)))
+    return largest + 1
