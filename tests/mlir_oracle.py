@@ -40,3 +40,24 @@ def run_pass_pipeline(text: str, pipeline: str) -> str:
         module = ir.Module.parse(text)
         passmanager.PassManager.parse(pipeline).run(module.operation)
         return module.operation.get_asm(enable_debug_info=False)
+
+
+@functools.cache
+def expanded_propagation_pipeline(**options: str) -> str:
+    """Shardy's `sdy-propagation-pipeline` expanded into its passes, with the
+    given options changed (`{"conservative-propagation": "true"}`, ...): the
+    named pipeline takes no options in jaxlib, its expanded text does.
+    `sdy-save-module` (a debugging dump, not registered here) is left out."""
+    from jaxlib.mlir import passmanager
+
+    with _context():
+        text = str(passmanager.PassManager.parse("builtin.module(sdy-propagation-pipeline)"))
+    text = text.replace("sdy-save-module,", "").replace(",sdy-save-module", "")
+    for name, value in options.items():
+        words = text.replace("{", " ").replace("}", " ").split()
+        found = [word for word in words if word.startswith(f"{name}=")]
+        if not found:
+            raise ValueError(f"the pipeline has no option {name!r}")
+        for part in set(found):
+            text = text.replace(part, f"{name}={value}")
+    return text

@@ -21,7 +21,6 @@ reason, so fixing a cause flags its cases.
 
 from __future__ import annotations
 
-import functools
 import sys
 from pathlib import Path
 
@@ -44,17 +43,8 @@ PASSES = (
 )
 CONSERVATIVE = "{conservative-propagation=true}"
 
-# Shardy's pipeline propagates with `keep-sharding-rules=true`, so that its
-# `sdy-insert-explicit-reshards` sees the conservative rules; `propagation_pipeline`
-# propagates without keeping them (it would need `propagate(...,
-# keep_sharding_rules=True)` and `drop_sharding_rules` as its last step).
-KEPT_RULES = "the pipeline's explicit reshards use the regular rules, not the conservative ones"
 GROUPS = "sharding groups: constraints added when groups unify differ"
-KNOWN_PIPELINE = {
-    "elementwise_zoo": KEPT_RULES,
-    **dict.fromkeys((6, 8, 9, 17, 18, 24, 37, 39, 51, 53, 55, 64, 68, 70, 73, 99), KEPT_RULES),
-    96: GROUPS,
-}
+KNOWN_PIPELINE = {96: GROUPS}
 
 
 def _param(case, known: dict, **kwargs) -> pytest.param:
@@ -68,19 +58,10 @@ def _shardy(text: str, pipeline: str) -> str:
     return run_pass_pipeline(text, pipeline)
 
 
-@functools.cache
 def _conservative_pipeline() -> str:
-    """Shardy's `sdy-propagation-pipeline`, expanded, with `conservative-propagation=true`
-    (the named pipeline takes no options in jaxlib)."""
-    from jaxlib.mlir import passmanager
+    from mlir_oracle import expanded_propagation_pipeline
 
-    from mlir_oracle import _context
-
-    with _context():
-        text = str(passmanager.PassManager.parse("builtin.module(sdy-propagation-pipeline)"))
-    text = text.replace("sdy-save-module,", "").replace(",sdy-save-module", "")
-    assert "conservative-propagation=false" in text
-    return text.replace("conservative-propagation=false", "conservative-propagation=true")
+    return expanded_propagation_pipeline(**{"conservative-propagation": "true"})
 
 
 def _random(seed: int) -> str:

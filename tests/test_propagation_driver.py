@@ -410,3 +410,19 @@ def test_a_value_in_two_groups_is_rejected() -> None:
     )
     with pytest.raises(ShardingError, match="sharding groups 0 and 1"):
         sync_group_members(parse_module(text))
+
+
+@pytest.mark.parametrize("strategy", STRATEGIES)
+def test_a_reshard_propagates_its_sharding_like_a_constraint(strategy: str) -> None:
+    text = """sdy.mesh @mesh = <["x"=2, "y"=2]>
+func.func @main(%arg0: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  %0 = sdy.reshard %arg0 <@mesh, [{"x"}, {}]> : tensor<8x8xf32>
+  %1 = stablehlo.negate %0 : tensor<8x8xf32>
+  return %1 : tensor<8x8xf32>
+}"""
+    ours = propagate(parse_module(text), strategy=strategy, data_flow_edges=False)
+    negate = ours.functions[0].body.ops[1]
+    assert str(negate.attributes["sdy.sharding"]) == (
+        '#sdy.sharding_per_value<[<@mesh, [{"x", ?}, {?}]>]>'
+    )
+    assert ours.to_text() == run_pass_pipeline(text, _pipeline(strategy, False))

@@ -422,3 +422,18 @@ def test_a_call_of_a_declaration_is_unsupported() -> None:
 }}"""
     with pytest.raises(UnsupportedOpError, match=r"func\.call @ext: the callee is a declaration"):
         propagation_pipeline(parse_module(text))
+
+
+@pytest.mark.parametrize(
+    "case", [*(p.stem for p in CORPUS), *range(60)], ids=str
+)  # fmt: skip
+def test_basic_strategy_matches_shardys_propagation_strategy_option(case) -> None:
+    pytest.importorskip("jax")
+    from mlir_oracle import expanded_propagation_pipeline, run_pass_pipeline
+    from program_generator import random_program
+
+    corpus = Path(__file__).parent / "corpus" / f"{case}.mlir"
+    text = corpus.read_text() if isinstance(case, str) else random_program(case)
+    pipeline = expanded_propagation_pipeline(**{"propagation-strategy": "basic"})
+    ours = propagation_pipeline(parse_module(text), strategy="basic").to_text()
+    assert ours == run_pass_pipeline(text, pipeline)

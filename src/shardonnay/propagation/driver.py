@@ -106,7 +106,7 @@ _BARRIER_DIRECTIONS = {
     "BOTH": PropagationDirection.BOTH,
 }
 
-_DATA_FLOW_OPS = (
+DATA_FLOW_OPS = (
     "stablehlo.while",
     "stablehlo.case",
     "stablehlo.if",
@@ -156,6 +156,7 @@ def propagate(
     data_flow_edges: bool = True,
     keep_sharding_rules: bool = False,
     recorder: Any = None,
+    factor_strategy: Literal["basic", "aggressive"] | None = None,
 ) -> Module:
     """A copy of `module` with shardings propagated (see the module docstring).
 
@@ -175,14 +176,23 @@ def propagate(
     are not custom: see `drop_sharding_rules`).
     `recorder`: an object told about every sharding change (see
     `shardonnay.propagation.explain.Recorder`); it does not alter the result.
+    `factor_strategy`: the factor propagation the priority strategies run
+    (Shardy's `propagation-strategy` option; default basic for `"basic"`,
+    aggressive otherwise).
     """
     if strategy not in ("basic", "aggressive", "op-priority", "user-priority"):
         raise ValueError(
             f"unknown propagation strategy {strategy!r}; expected basic, aggressive, "
             "op-priority or user-priority"
         )
+    if factor_strategy is None:
+        factor_strategy = "basic" if strategy == "basic" else "aggressive"
+    if factor_strategy not in ("basic", "aggressive"):
+        raise ValueError(
+            f"unknown factor propagation {factor_strategy!r}; expected basic or aggressive"
+        )
     factor_propagation: FactorPropagation = (
-        BasicFactorPropagation() if strategy == "basic" else AggressiveFactorPropagation()
+        BasicFactorPropagation() if factor_strategy == "basic" else AggressiveFactorPropagation()
     )
     with cyclic_gc_paused():
         validate_for_propagation(module)
@@ -370,7 +380,7 @@ def erase_dead_ops(module: Module, *, keep_data_flow_ops: bool = False) -> None:
             if (
                 op is not block.terminator
                 and not any(r.uses for r in op.results)
-                and not (keep_data_flow_ops and op.name in _DATA_FLOW_OPS and op.results)
+                and not (keep_data_flow_ops and op.name in DATA_FLOW_OPS and op.results)
                 and _effect_free(op)
             ):
                 op.erase()
@@ -512,7 +522,7 @@ class _Driver:
 
     def _walk_with_edges(self, op: Op, data_flow_edges: bool) -> Iterator[Item]:
         edges: tuple[list[DataFlowEdge], list[DataFlowEdge]] = ([], [])
-        if data_flow_edges and op.name in _DATA_FLOW_OPS:
+        if data_flow_edges and op.name in DATA_FLOW_OPS:
             edges = _data_flow_edges(op)
             for edge in (*edges[0], *edges[1]):
                 self._add_edge(edge)
@@ -537,7 +547,7 @@ class _Driver:
             self.edges_of_source[use] = edge
 
     def _read_result_shardings(self, op: Op) -> None:
-        if op.name == "sdy.sharding_constraint":
+        if op.name in ("sdy.sharding_constraint", "sdy.reshard"):
             self.shardings[op.results[0]] = self._distinct(op.attributes["sharding"])
             return
         if op.name in ("sdy.named_computation", "sdy.manual_computation"):
@@ -1072,7 +1082,7 @@ class _Driver:
             if "arg_attrs" in func.op.attributes and not any(func.op.attributes["arg_attrs"]):
                 del func.op.attributes["arg_attrs"]
         for op in self.module.walk():
-            if op.name == "sdy.sharding_constraint":
+            if op.name in ("sdy.sharding_constraint", "sdy.reshard"):
                 op.attributes["sharding"] = self.shardings[op.results[0]]
                 continue
             if op.name == "sdy.named_computation":

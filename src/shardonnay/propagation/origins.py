@@ -64,6 +64,7 @@ from typing import Any
 from shardonnay.axes import AxisRef
 from shardonnay.ir.core import Func, Module, Op, Value
 from shardonnay.mesh import Mesh
+from shardonnay.propagation.driver import DATA_FLOW_OPS
 from shardonnay.propagation.factor_propagation import OpPropagationResult
 from shardonnay.propagation.projection import (
     PrefixStatus,
@@ -551,16 +552,6 @@ def sink_debug_entries(
             continue
         op.attributes[keys[0]] = tuple(edge_entries[a] for a in block_args if a in edge_entries)
         op.attributes[keys[1]] = tuple(edge_entries[r] for r in results if r in edge_entries)
-
-
-DATA_FLOW_OPS = (
-    "stablehlo.while",
-    "stablehlo.case",
-    "stablehlo.if",
-    "stablehlo.optimization_barrier",
-    "sdy.named_computation",
-    "sdy.manual_computation",
-)
 
 
 def _is_data_flow_op(op: Op) -> bool:

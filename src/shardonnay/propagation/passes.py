@@ -9,12 +9,14 @@ from shardonnay.propagation.rules import populate_rules
 
 @register_pass("sdy-populate-op-sharding-rules")
 def _populate_op_sharding_rules(module: Module, options: dict[str, str]) -> Module:
-    return populate_rules(module)
+    return populate_rules(
+        module, conservative=options.get("conservative-propagation", "false") == "true"
+    )
 
 
 def _propagation_pass(strategy: str):
     def run(module: Module, options: dict[str, str]) -> Module:
-        from shardonnay.propagation.driver import propagate
+        from shardonnay.propagation.driver import drop_sharding_rules, propagate
 
         conservative = options.get("conservative-propagation", "false") == "true"
         origins = options.get("debug-sharding-origins", "false") == "true"
@@ -30,9 +32,17 @@ def _propagation_pass(strategy: str):
                 conservative=conservative,
                 data_flow_edges=False,
             )
-        return propagate(
-            module, strategy=strategy, conservative=conservative, data_flow_edges=False
+        keep = options.get("keep-sharding-rules", "false") == "true"
+        result = propagate(
+            module,
+            strategy=strategy,
+            conservative=conservative,
+            data_flow_edges=False,
+            keep_sharding_rules=keep,
         )
+        if not keep:
+            drop_sharding_rules(result)
+        return result
 
     return run
 
@@ -49,6 +59,7 @@ def _pipeline_pass(module: Module, options: dict[str, str]) -> Module:
     conservative = options.get("conservative-propagation", "false") == "true"
     return propagation_pipeline(
         module,
+        strategy=options.get("propagation-strategy", "aggressive"),
         conservative=conservative,
         debug_origins=options.get("debug-sharding-origins", "false") == "true",
         debug_edges=options.get("debug-propagation-edge-sharding", "false") == "true",

@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from typing import Literal
 
 import numpy as np
 
@@ -72,7 +73,12 @@ from shardonnay.propagation.constants import (
     constant_or_scalar_merger,
     constant_or_scalar_splitter,
 )
-from shardonnay.propagation.driver import erase_dead_ops, pausing_cyclic_gc, propagate
+from shardonnay.propagation.driver import (
+    drop_sharding_rules,
+    erase_dead_ops,
+    pausing_cyclic_gc,
+    propagate,
+)
 from shardonnay.propagation.sharding_constraints import (
     apply_sharding_constraints,
     sharding_constraint_to_reshard,
@@ -102,16 +108,21 @@ Transform = Callable[[TensorSharding], TensorSharding]
 def propagation_pipeline(
     module: Module,
     *,
+    strategy: Literal["aggressive", "basic"] = "aggressive",
     conservative: bool = False,
     debug_origins: bool = False,
     debug_edges: bool = False,
 ) -> Module:
     """A copy of `module` after Shardy's `sdy-propagation-pipeline` (see the
-    module docstring). `conservative`: never split an axis into sub-axes
-    while propagating (`conservative-propagation=true`). `debug_origins`:
-    note where each axis came from (`debug-sharding-origins=true`, see
-    `shardonnay.propagation.origins`); `debug_edges`: note the steps that
-    carried each axis (`debug-propagation-edge-sharding=true`)."""
+    module docstring).
+
+    `strategy`: the factor propagation of its user-priority propagation
+    (`propagation-strategy=aggressive|basic`). `conservative`: never split an
+    axis into sub-axes while propagating (`conservative-propagation=true`).
+    `debug_origins`: note where each axis came from
+    (`debug-sharding-origins=true`, see `shardonnay.propagation.origins`);
+    `debug_edges`: note the steps that carried each axis
+    (`debug-propagation-edge-sharding=true`)."""
     validate_for_propagation(module, groups_merged=False, warn=False)
     module = module.copy()
     symbol_dce(module)
@@ -131,8 +142,10 @@ def propagation_pipeline(
     module = propagate(
         module,
         strategy="user-priority",
+        factor_strategy=strategy,
         conservative=conservative,
         data_flow_edges=True,
+        keep_sharding_rules=True,
         recorder=recorder,
     )
     if recorder is not None:
@@ -156,6 +169,7 @@ def propagation_pipeline(
 
     insert_explicit_reshards(module, full_version=False)
     canonicalize(module)
+    drop_sharding_rules(module)
     return module
 
 

@@ -34,8 +34,8 @@ from typing import Any
 
 from shardonnay.axes import AxisRef
 from shardonnay.ir.core import Func, Module, Op, Value
+from shardonnay.propagation.driver import DATA_FLOW_OPS
 from shardonnay.propagation.origins import (
-    DATA_FLOW_OPS,
     SHARDING,
     Recorder,
     Step,
