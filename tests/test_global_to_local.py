@@ -20,6 +20,7 @@ from partitioned_programs import (
     MESH,
     assert_local_program_computes_the_same,
     collective_program,
+    collectives_in,
     corpus_cases,
     has_uneven_shards,
     inputs_for,
@@ -243,6 +244,27 @@ OPS = {
 @pytest.mark.parametrize("name", list(OPS))
 def test_ops_made_local_compute_the_same(name: str) -> None:
     assert_local_program_computes_the_same(OPS[name])
+
+
+CONVOLUTION = MESH + (
+    "func.func @main(%arg0: tensor<2x6x6x8xf32> "
+    f"{{sdy.sharding = {sharding('[{x}, {}, {}, {y}]')}}},\n"
+    f"    %arg1: tensor<3x3x8x4xf32> {{sdy.sharding = {sharding('[{}, {}, {y}, {}]')}}})\n"
+    f"    -> (tensor<2x6x6x4xf32> {{sdy.sharding = {sharding('[{x}, {}, {}, {}]')}}}) {{\n"
+    "  %0 = stablehlo.convolution(%arg0, %arg1) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->"
+    "[b, 0, 1, f], window = {stride = [1, 1], pad = [[1, 1], [1, 1]]} "
+    "{batch_group_count = 1 : i64, feature_group_count = 1 : i64, "
+    'sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {}, {}, {}]>]>} '
+    ": (tensor<2x6x6x8xf32>, tensor<3x3x8x4xf32>) -> tensor<2x6x6x4xf32>\n"
+    '  %1 = sdy.all_reduce {"y"} %0 out_sharding=<@mesh, [{"x"}, {}, {}, {}]> '
+    ": tensor<2x6x6x4xf32>\n"
+    "  return %1 : tensor<2x6x6x4xf32>\n}"
+)
+
+
+def test_a_convolution_over_sharded_input_features_leaves_partial_sums() -> None:
+    local = assert_local_program_computes_the_same(CONVOLUTION)
+    assert [c[:2] for c in collectives_in(local)] == [("stablehlo.all_reduce", 4)]
 
 
 def gather_program(table: str, ids: str, result: str, reduction: str) -> str:

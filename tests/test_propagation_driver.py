@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from shardonnay import propagate
 from shardonnay.ir.core import Module
+from shardonnay.propagation.driver import propagate
 from shardonnay.syntax.mlir_reader import parse_module
 
 pytest.importorskip("jax")

@@ -437,3 +437,22 @@ def test_basic_strategy_matches_shardys_propagation_strategy_option(case) -> Non
     pipeline = expanded_propagation_pipeline(**{"propagation-strategy": "basic"})
     ours = propagation_pipeline(parse_module(text), strategy="basic").to_text()
     assert ours == run_pass_pipeline(text, pipeline)
+
+
+def test_the_front_door_runs_the_pipeline_or_the_pass_alone() -> None:
+    import shardonnay
+    from shardonnay.propagation.driver import propagate as propagate_pass
+
+    module = parse_module(_STEPS)
+    before = module.to_text()
+    assert shardonnay.propagate(module).to_text() == propagation_pipeline(module).to_text()
+    for strategy in ("basic", "aggressive", "op-priority", "user-priority"):
+        bare = shardonnay.propagate(module, strategy=strategy, pipeline=False)
+        assert bare.to_text() == propagate_pass(module, strategy=strategy).to_text()
+    explained = shardonnay.propagate(module, explain=True).to_text()
+    assert "sdy.sharding_origins" in explained and "sdy.propagation_edges" in explained
+    assert module.to_text() == before
+    with pytest.raises(ValueError, match="pipeline=False"):
+        shardonnay.propagate(module, strategy="op-priority")
+    with pytest.raises(ValueError, match="unknown propagation strategy"):
+        shardonnay.propagate(module, strategy="greedy")

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from shardonnay import parse_module, propagate
+from shardonnay import parse_module
 from shardonnay.passes import run_pipeline
+from shardonnay.propagation.driver import propagate
 
 pytest.importorskip("jax")
 

@@ -439,9 +439,15 @@ def test_origins_change_nothing_else(name: str) -> None:
 def test_cli_propagate_and_opt(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "p.mlir"
     path.write_text(SMALL["constraint_operand"])
-    assert main(["propagate", str(path), "--debug-origins", "--strategy", "basic"]) == 0
+    argv = ["propagate", str(path), "--debug-origins", "--strategy", "basic", "--no-pipeline"]
+    assert main(argv) == 0
     expected = propagate_with_origins(parse_module(SMALL["constraint_operand"]), strategy="basic")
     assert capsys.readouterr().out == expected.to_text()
+    assert main(["propagate", str(path), "--debug-origins"]) == 0
+    expected = propagation_pipeline(parse_module(SMALL["constraint_operand"]), debug_origins=True)
+    assert capsys.readouterr().out == expected.to_text()
+    with pytest.raises(SystemExit):
+        main(["propagate", str(path), "--strategy", "op-priority"])
     pipeline = "builtin.module(sdy-propagation-pipeline)"
     assert main(["opt", str(path), "--pass-pipeline", pipeline, "--debug-origins"]) == 0
     expected = propagation_pipeline(parse_module(SMALL["constraint_operand"]), debug_origins=True)

@@ -12,7 +12,7 @@ from shardonnay.errors import (
 from shardonnay.ir import Func, Module
 from shardonnay.mesh import Mesh
 from shardonnay.partition.program import check
-from shardonnay.propagation.driver import propagate
+from shardonnay.propagation import propagate
 from shardonnay.runtime.interpreter import run
 from shardonnay.runtime.simulator import simulate
 from shardonnay.sharding import DimSharding, ManualAxes, TensorSharding, TensorShardingPerValue

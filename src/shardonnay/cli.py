@@ -4,8 +4,8 @@
     shardonnay layout --mesh '<["x"=2, "y"=4]>' --shape 8x6 '<@mesh, [{"x"}, {"y"}]>'
     shardonnay fmt program.mlir [--generic] [--split-input-file]
     shardonnay run program.mlir --seed 0 [--func main]
-    shardonnay propagate program.mlir [--strategy STRATEGY] [--conservative] [--debug-origins]
-        [--debug-edges]
+    shardonnay propagate program.mlir [--strategy STRATEGY] [--conservative] [--no-pipeline]
+        [--debug-origins] [--debug-edges]
     shardonnay explain program.mlir %12 [--why-not AXIS]
     shardonnay opt program.mlir --pass-pipeline 'builtin.module(sdy-aggressive-propagate)'
     shardonnay partition program.mlir [--report] [--simulate [--seed N]] [--no-propagate]
@@ -118,7 +118,8 @@ def _parser() -> argparse.ArgumentParser:
         description=(
             "Propagate the shardings of an MLIR program (function arguments and results, "
             "sharding constraints, sharding groups) to every value, with Shardy's semantics, "
-            "and print the program."
+            "and print the program. Runs Shardy's sdy-propagation-pipeline (--no-pipeline: "
+            "the propagation pass alone)."
         ),
     )
     propagate.add_argument("input", help="the program file ('-' for stdin)")
@@ -135,7 +136,13 @@ def _parser() -> argparse.ArgumentParser:
         help="note the steps that carried each axis (sdy.propagation_edges, as Shardy's "
         "debug-propagation-edge-sharding=true)",
     )
-    propagate.set_defaults(run=_run_propagate)
+    propagate.add_argument(
+        "--no-pipeline",
+        action="store_true",
+        help="run Shardy's propagation pass alone (sdy-<strategy>-propagate: open dims stay "
+        "open, no import/export steps) instead of sdy-propagation-pipeline",
+    )
+    propagate.set_defaults(run=_run_propagate, command_parser=propagate)
 
     explain = commands.add_parser(
         "explain",
@@ -271,20 +278,32 @@ def _run_fmt(args: argparse.Namespace) -> int:
 
 
 def _run_propagate(args: argparse.Namespace) -> int:
-    from shardonnay.propagation.driver import propagate
     from shardonnay.syntax.mlir_reader import parse_module
 
     text, source = _read_input(args.input)
     module = parse_module(text, source)
-    if args.debug_origins or args.debug_edges:
-        from functools import partial
+    options = {"strategy": args.strategy, "conservative": args.conservative}
+    if not args.no_pipeline:
+        from shardonnay.propagation.pipeline import propagation_pipeline
 
+        if args.strategy not in ("aggressive", "basic"):
+            args.command_parser.error(
+                f"--strategy {args.strategy} is a propagation pass of its own: add --no-pipeline "
+                "(the pipeline always runs user and op priorities)"
+            )
+        result = propagation_pipeline(
+            module, debug_origins=args.debug_origins, debug_edges=args.debug_edges, **options
+        )
+    elif args.debug_origins or args.debug_edges:
         from shardonnay.propagation.origins import propagate_with_origins
 
-        propagate = partial(
-            propagate_with_origins, origins=args.debug_origins, edges=args.debug_edges
+        result = propagate_with_origins(
+            module, origins=args.debug_origins, edges=args.debug_edges, **options
         )
-    result = propagate(module, strategy=args.strategy, conservative=args.conservative)
+    else:
+        from shardonnay.propagation.driver import propagate
+
+        result = propagate(module, **options)
     sys.stdout.write(result.to_text())
     return 0
 

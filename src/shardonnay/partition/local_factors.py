@@ -236,7 +236,8 @@ def plan_factors(
         in_operands = any(t < operand_count for t in per_tensor)
         in_results = any(t >= operand_count for t in per_tensor)
         if f in reductions:
-            kind_ok = kind_ok and local_reductions and not in_results
+            alone = all(mappings[t][d] == (f,) for t, d in in_dim[f])
+            kind_ok = kind_ok and local_reductions and not in_results and alone
         elif not in_results or (not in_operands and op.name not in _POSITION_FREE):
             kind_ok = False
         (shard_axes,) = distinct if len(distinct) == 1 else (None,)
@@ -280,7 +281,7 @@ def plan_factors(
                 if d not in dims and reductions.intersection(factors) and axes[t][d]
             ]
             reduced.append(tuple(local))
-            for d in local:
+            for d in local:  # a reduction factor is its dim alone
                 reduction_axes += [a for a in axes[t][d] if a not in reduction_axes]
         else:
             whole.append(dims)

@@ -43,7 +43,8 @@ from shardonnay.partition.local_context import (
     axes_size,
     partition_error,
 )
-from shardonnay.partition.local_factors import plan_factors, rule_of
+from shardonnay.partition.local_factors import plan_factors
+from shardonnay.propagation.rules import rule_for
 
 SHARDING = "sdy.sharding"
 
@@ -356,7 +357,7 @@ def convolution(ctx: LocalContext, op: Op, operands, regions) -> list[Value]:
                 raise partition_error(op, f"{key} {count} does not divide by the sharding")
             attrs[key] = IntegerAttr(count // divisor, I64)
     results = localize(ctx, op, operands, regions, attrs)
-    plan = plan_factors(ctx, op, rule_of(op), local_reductions=True)
+    plan = plan_factors(ctx, op, rule_for(op), local_reductions=True)
     if plan.reduction_axes:
         ctx.partial[op.results[0]] = Partial(plan.reduction_axes, "stablehlo.add", ctx.mesh)
     return results
