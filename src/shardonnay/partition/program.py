@@ -311,7 +311,7 @@ def check(
     from shardonnay.runtime.simulator import simulate
 
     explicit = explicit_collectives(module, propagate=propagate)
-    local = convert_global_to_local(explicit)
+    local = convert_global_to_local(explicit, poison_padding=True)
     given = inputs is not None
     arguments = list(inputs) if given else random_inputs(module, seed=seed)
     with np.errstate(all="ignore"):
