@@ -17,9 +17,12 @@ communicating collectives, when it is partitioned by
   the collectives of the per-device HLO are costed by
   `shardonnay.partition.hlo_collectives.hlo_collective_costs`, with the same
   formulas;
-* shardonnay: Shardy's propagated program, then shardonnay's
-  `insert_explicit_reshards(module, full_version=True)` and
-  `reshard_to_collectives(module)` ("n/a" while they do not exist).
+* shardonnay: shardonnay's own propagation pipeline, explicit reshards and
+  reshard-to-collectives, costed on the global program like Shardy's;
+* shardonnay local: the collectives of the per-device program
+  `shardonnay.partition` returns (StableHLO collectives on device groups),
+  which adds gathers where data moves between shards (a slice of a sharded
+  dim, uneven shards).
 
 Formulas (per device, n devices in a group): ring all-gather (n-1) shards,
 ring reduce-scatter (n-1) result shards, ring all-reduce 2(n-1)/n of the
@@ -31,7 +34,6 @@ per-collective table (alpha-beta times with `CostModel()`'s defaults).
 from __future__ import annotations
 
 import argparse
-import importlib
 import os
 import sys
 import time
@@ -45,9 +47,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
 from mlir_oracle import run_pass_pipeline  # noqa: E402
-from shardonnay.ir.core import Module  # noqa: E402
 from shardonnay.partition.cost import CostReport, collective_costs  # noqa: E402
 from shardonnay.partition.hlo_collectives import hlo_collective_costs  # noqa: E402
+from shardonnay.partition.program import explicit_collectives, partition  # noqa: E402
 from shardonnay.syntax.mlir_reader import parse_module  # noqa: E402
 
 CORPUS = ROOT / "tests" / "corpus"
@@ -113,35 +115,18 @@ def xla_hlo(text: str) -> str:
     return executable.hlo_modules()[0].to_string()
 
 
-def shardonnay_partitioner() -> Callable[[str], CostReport] | str:
-    """shardonnay's partitioner as a column, or why it is not there."""
-    functions = []
-    for module_name, function in (
-        ("shardonnay.partition.explicit_reshards", "insert_explicit_reshards"),
-        ("shardonnay.partition.reshard_to_collectives", "reshard_to_collectives"),
-    ):
-        try:
-            module = importlib.import_module(module_name)
-        except ImportError as e:
-            return f"{module_name} cannot be imported ({e})"
-        if not hasattr(module, function):
-            return f"{module_name} has no {function}"
-        functions.append(getattr(module, function))
-    insert, lower = functions
-
-    def run(text: str) -> CostReport:
-        module = parse_module(run_pass_pipeline(text, PROPAGATION))
-        module = _applied(insert, module, full_version=True)
-        module = _applied(lower, module)
-        return collective_costs(module)
-
-    return run
+def shardonnay_global(text: str) -> CostReport:
+    """shardonnay end to end: its own propagation pipeline, explicit reshards
+    and reshard-to-collectives, costed on the global program (comparable with
+    the Shardy column)."""
+    return collective_costs(explicit_collectives(parse_module(text)))
 
 
-def _applied(transform: Callable, module: Module, **options) -> Module:
-    """`transform` may rewrite `module` in place or return a new one."""
-    result = transform(module, **options)
-    return result if isinstance(result, Module) else module
+def shardonnay_local(text: str) -> CostReport:
+    """What the per-device program `shardonnay.partition` makes actually
+    communicates, including the gathers it adds where data moves between
+    shards (slices of sharded dims, uneven shards)."""
+    return collective_costs(partition(parse_module(text)))
 
 
 def measure(fn: Callable[[str], CostReport], text: str) -> Cell:
@@ -169,11 +154,11 @@ def main(argv: list[str] | None = None) -> int:
     elif args.quick:
         names = [n for n in names if n in QUICK]
 
-    ours = shardonnay_partitioner()
     columns: dict[str, Callable[[str], CostReport] | str] = {
         "Shardy": shardy,
         "XLA": xla,
-        "shardonnay": ours,
+        "shardonnay": shardonnay_global,
+        "shardonnay local": shardonnay_local,
     }
     rows = []
     details = []
