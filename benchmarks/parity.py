@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -39,6 +40,7 @@ from program_generator import random_program  # noqa: E402
 from shardonnay.ir.core import Module  # noqa: E402
 from shardonnay.passes import run_pipeline  # noqa: E402
 from shardonnay.propagation.pipeline import sharding_group_import  # noqa: E402
+from shardonnay.propagation.validation import PropagationWarning  # noqa: E402
 from shardonnay.syntax.mlir_reader import parse_module  # noqa: E402
 
 PASSES = ("sdy-basic-propagate", "sdy-aggressive-propagate")
@@ -169,6 +171,9 @@ def main(argv: list[str] | None = None) -> int:
         help="run every pass with conservative-propagation=true",
     )
     args = parser.parse_args(argv)
+    # shardonnay warns where Shardy does (e.g. for a sharding group whose
+    # members' shardings disagree); here only the table is reported.
+    warnings.simplefilter("ignore", PropagationWarning)
 
     passes = [p.strip() for p in args.passes.split(",") if p.strip()]
     excluded = [name.strip() for name in args.exclude.split(",") if name.strip()]

@@ -56,7 +56,7 @@ import numpy as np
 
 from shardonnay.axes import AxisRef
 from shardonnay.ir.attributes import DenseElementsAttr, IntegerAttr
-from shardonnay.ir.core import Module, Value
+from shardonnay.ir.core import Module, Op, Value
 from shardonnay.ir.types import TensorType
 from shardonnay.mesh import Mesh
 from shardonnay.propagation.call_graph import (
@@ -262,24 +262,43 @@ def remove_size_one_axes(module: Module) -> None:
 
 def sharding_group_import(module: Module) -> None:
     """`sdy-sharding-group-import`: sharding groups that share a value become
-    one group; groups are renumbered from 0 in order of first appearance."""
-    groups = [op for op in module.walk() if op.name == "sdy.sharding_group"]
-    parent: dict[int, int] = {}
+    one group, renumbered from 0, and a value keeps one `sdy.sharding_group`
+    op (its first; the others go).
+
+    Values are visited in order of their first `sdy.sharding_group` op; each
+    joins every group it is in to the group of its first op, whose
+    representative stays the representative (as `llvm::EquivalenceClasses`
+    `unionSets` keeps the first set's leader). Group ids are numbered in the
+    order they were first met, a merged group taking the number of its
+    representative. So with `%a` in group 1, then `%b` in 3, then `%c` in 2
+    and 1, the representative of {1, 2} is 2, met after 3: `%b` gets group
+    0, and `%a` and `%c` group 1.
+    """
+    ops_of: dict[Value, list[Op]] = {}
+    for op in module.walk():
+        if op.name == "sdy.sharding_group":
+            ops_of.setdefault(op.operands[0], []).append(op)
+    if not ops_of:
+        return
+    leader: dict[int, int] = {}  # group id -> its parent, up to the representative
 
     def find(g: int) -> int:
-        while parent.setdefault(g, g) != g:
-            g = parent[g]
+        while leader.setdefault(g, g) != g:
+            g = leader[g]
         return g
 
-    first: dict[Value, int] = {}
-    for op in groups:
-        g = op.attributes["group_id"].value
-        other = first.setdefault(op.operands[0], g)
-        parent[find(g)] = find(other)
-    numbering: dict[int, int] = {}
-    for op in groups:
-        root = find(op.attributes["group_id"].value)
-        op.attributes["group_id"] = IntegerAttr(numbering.setdefault(root, len(numbering)), "i64")
+    for ops in ops_of.values():
+        canonical = ops[0].attributes["group_id"].value
+        for op in ops:
+            root, other = find(canonical), find(op.attributes["group_id"].value)
+            if root != other:
+                leader[other] = root
+    numbering = {g: k for k, g in enumerate(g for g in leader if find(g) == g)}
+    for ops in ops_of.values():
+        group = IntegerAttr(numbering[find(ops[0].attributes["group_id"].value)], "i64")
+        ops[0].attributes["group_id"] = group
+        for duplicate in ops[1:]:
+            duplicate.erase()
 
 
 # -- export -------------------------------------------------------------------------
