@@ -25,9 +25,8 @@ FULL = "func.func(sdy-insert-explicit-reshards{enable-full-version=true})"
 LIMITED = "func.func(sdy-insert-explicit-reshards{enable-full-version=false})"
 END_TO_END = f"builtin.module(sdy-propagation-pipeline, {FULL})"
 
-GROUPS = "sharding groups: constraints added when groups unify differ (propagation)"
 KNOWN_FULL: dict[int, str] = {}
-KNOWN_END_TO_END = {96: GROUPS}
+KNOWN_END_TO_END: dict[int, str] = {}
 
 
 def _param(case, known: dict) -> pytest.param:

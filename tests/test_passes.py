@@ -64,10 +64,14 @@ def test_propagate_command_prints_the_propagated_example(capsys) -> None:
     assert main(["propagate", str(example)]) == 0
     out = capsys.readouterr().out
     # the second weight takes "model" on its contracting dim from the first layer
-    assert (
-        '%arg2: tensor<64x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"model", ?}, {?}]>}' in out
-    )
+    assert '%arg2: tensor<64x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"model"}, {}]>}' in out
+    assert main(["propagate", str(example), "--no-pipeline"]) == 0
+    bare = capsys.readouterr().out
+    assert '{sdy.sharding = #sdy.sharding<@mesh, [{"model", ?}, {?}]>}' in bare
     pytest.importorskip("jax")
     from mlir_oracle import run_pass_pipeline
 
-    assert out == run_pass_pipeline(example.read_text(), "builtin.module(sdy-aggressive-propagate)")
+    assert out == run_pass_pipeline(example.read_text(), "builtin.module(sdy-propagation-pipeline)")
+    assert bare == run_pass_pipeline(
+        example.read_text(), "builtin.module(sdy-aggressive-propagate)"
+    )

@@ -81,7 +81,8 @@ from shardonnay.partition.local_factors import (
     rule_of,
     whole_plan,
 )
-from shardonnay.partition.local_layout import complete, move, sharding_on, to_partial
+from shardonnay.partition.local_cover import cover_devices
+from shardonnay.partition.local_layout import complete, move, sharding_on, spread, to_partial
 from shardonnay.partition.local_ops import localize
 from shardonnay.partition.local_shardings import (
     COLLECTIVES,
@@ -180,11 +181,17 @@ class _Conversion:
         # (partial global value, block) -> its reduced local value, usable in that block
         self.completed: dict[tuple[Value, int], Value] = {}
         found = collect_shardings(module)
-        self.mesh, self.sharded = found.mesh, found.sharded  # the first mesh of split values
+        self.mesh, self.sharded = found.mesh, found.sharded  # the largest mesh of split values
         self.ctx = LocalContext(
             Builder(self.out), self.meshes, self.mesh, found.shardings, next_channel(module)
         )
         self.signatures = {f.name: self._signature(f) for f in module.functions}
+        # whether some values are split on meshes of fewer devices than the program's
+        self.spans_meshes = any(
+            self.ctx.mesh_of_sharding(s).size < self.mesh.size for s in found.shardings.values()
+        )
+        # local values -> the devices 0..n-1 holding their data (see `_local_reach`)
+        self.reaches: dict[Value, int] = {}
 
     # -- shardings -------------------------------------------------------------------------------
 
@@ -232,6 +239,8 @@ class _Conversion:
         has_main = any(f.name == "main" for f in self.out.functions)
         if self.sharded and has_main and device_count(self.out) != self.mesh.size:
             self.out.attributes["mhlo.num_partitions"] = IntegerAttr(self.mesh.size, "i32")
+        if self.spans_meshes:
+            cover_devices(self.ctx, self.out)
         return self.out
 
     def _function(self, func: Func) -> Op:
@@ -251,6 +260,7 @@ class _Conversion:
         self.values.update(zip(func.arguments, block.arguments, strict=True))
         for i, arg in enumerate(func.arguments):
             self._mark_unreduced(arg, func.arg_attrs(i).get("sdy.sharding"))
+            self.reaches[block.arguments[i]] = self._reach(arg)
         with self.ctx.builder.at_end(block):
             for op in func.body.ops:
                 self._op(op)
@@ -288,6 +298,8 @@ class _Conversion:
         for block in region.blocks:
             copy = new.append(Block([self.ctx.local_type(a, op) for a in block.arguments]))
             self.values.update(zip(block.arguments, copy.arguments, strict=True))
+            for arg, local in zip(block.arguments, copy.arguments, strict=True):
+                self.reaches[local] = self._reach(arg)
             with self.ctx.builder.at_end(copy):
                 for inner in block.ops:
                     self._op(inner)
@@ -300,7 +312,13 @@ class _Conversion:
             return self.values[value]
         key = (value, id(self.ctx.builder.insertion_block))
         if key not in self.completed:
-            self.completed[key] = complete(self.ctx, self.values[value], partial)
+            x = complete(self.ctx, self.values[value], partial)
+            if self.ctx.sharding(value) is None:
+                x = spread(self.ctx, x, partial.mesh.size)
+                self.reaches[x] = self.ctx.num_devices
+            else:
+                self.reaches[x] = self.ctx.mesh_of(value).size
+            self.completed[key] = x
         return self.completed[key]
 
     def _op(self, op: Op) -> None:
@@ -347,6 +365,48 @@ class _Conversion:
             ctx.mesh = self._op_mesh(op)
             results = self._lower(op, operands, regions)
         self.values.update(zip(op.results, results, strict=True))
+        self._spread_whole_results(op)
+
+    def _reach(self, value: Value) -> int:
+        """The devices `0..n-1` whose local `value` holds its data: those of the
+        mesh it is split or partial on, else all."""
+        ctx = self.ctx
+        reach = ctx.num_devices
+        if ctx.sharding(value) is not None:
+            reach = min(reach, ctx.mesh_of(value).size)
+        if value in ctx.partial:
+            reach = min(reach, ctx.partial[value].mesh.size)
+        return reach
+
+    def _spread_whole_results(self, op: Op) -> None:
+        """Each result that must be whole on every device (neither split nor
+        partial) but was computed from data that only some devices hold (values
+        split or partial on a smaller mesh) is `spread` from those devices to all."""
+        if not self.spans_meshes:
+            return
+        for r in op.results:
+            if not isinstance(r.type, TensorType):
+                continue
+            x, wanted = self.values[r], self._reach(r)
+            held = self._local_reach(x)
+            if wanted > held:
+                x = spread(self.ctx, x, held)
+                self.values[r] = x
+            self.reaches[x] = wanted
+
+    def _local_reach(self, x: Value) -> int:
+        """The devices `0..n-1` whose local value `x` is meaningful: known for
+        the local values of the global program's values, else the least of its
+        operands' (all devices for constants and `spread`s)."""
+        known = self.reaches.get(x)
+        if known is not None:
+            return known
+        op = x.op
+        reach = self.ctx.num_devices
+        if op is not None and op.name != "stablehlo.collective_broadcast":
+            reach = min((self._local_reach(v) for v in op.operands), default=reach)
+        self.reaches[x] = reach
+        return reach
 
     def _op_mesh(self, op: Op) -> Mesh:
         """The mesh of the first sharded or partial value of `op` (the program's

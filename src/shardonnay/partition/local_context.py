@@ -135,7 +135,7 @@ class LocalContext:
         self.mesh = mesh  # the mesh of the op being converted
         self.shardings = shardings
         self.next_channel = next_channel
-        self.num_devices = mesh.size  # the devices running the program
+        self.num_devices = mesh.size  # the devices running the program (the largest mesh's)
         self.partial: dict[Value, Partial] = {}  # global values whose local ones are partial
         self.poison_padding = False  # fill padding slots with NaN / a sentinel, not 0
 
@@ -263,7 +263,9 @@ class LocalContext:
         return self.convert(pid, I64)
 
     def table_entry(self, table: Sequence[int], partition_id: Value, element_type: str = I64):
-        """`table[partition_id]` as a scalar (the table a constant)."""
+        """`table[partition_id]` as a scalar (the table a constant). A table of
+        the devices of a smaller mesh reads 0 on the program's other devices."""
+        table = [*table, *[0] * (self.num_devices - len(table))]
         t = TensorType((len(table),), element_type)
         constant = self.constant(np.array(table), t)
         entry = self.dynamic_slice(constant, [partition_id], [1])

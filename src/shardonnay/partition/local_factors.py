@@ -33,7 +33,7 @@ from shardonnay.ops.elementwise import ElementwiseOp
 from shardonnay.ops.linalg import i64_list, padding_pairs
 from shardonnay.ops.registry import lookup
 from shardonnay.partition.local_context import I64, LocalContext, axes_size, partition_error
-from shardonnay.partition.local_layout import gather_dims, slice_dims
+from shardonnay.partition.local_layout import gather_dims, slice_dims, spread
 from shardonnay.partition.unreduced import sort_and_merge
 from shardonnay.propagation.projection import project_tensor
 from shardonnay.propagation.rules import rule_for
@@ -305,8 +305,10 @@ def lower_with_plan(
     new_operands = []
     for value, x, dims in zip(op.operands, operands, plan.gather, strict=True):
         if dims:
-            axes, shape = ctx.sharded_axes(value), value.type.shape
-            x = gather_dims(ctx, x, axes, shape, dims, ctx.mesh_of(value))
+            axes, shape, mesh = ctx.sharded_axes(value), value.type.shape, ctx.mesh_of(value)
+            x = gather_dims(ctx, x, axes, shape, dims, mesh)
+            if _leaves_its_devices(ctx, op, axes, dims, mesh):
+                x = spread(ctx, x, mesh.size)
         new_operands.append(x)
     types = []
     for result, dims in zip(op.results, plan.whole, strict=True):
@@ -328,6 +330,21 @@ def lower_with_plan(
             x = slice_dims(ctx, x, axes, shape, dims, ctx.mesh_of(result))
         results.append(x)
     return results
+
+
+def _leaves_its_devices(
+    ctx: LocalContext, op: Op, axes: Sequence[Sequence[AxisRef]], dims: Sequence[int], mesh: Mesh
+) -> bool:
+    """Whether an operand split on `mesh`, a mesh of fewer devices than the
+    program's, gathered whole along `dims`, feeds results that other devices
+    hold too (replicated ones, or ones split on a larger mesh)."""
+    if mesh.size >= ctx.num_devices or any(a and d not in dims for d, a in enumerate(axes)):
+        return False
+    return any(
+        ctx.sharding(r) is None or ctx.mesh_of(r).size > mesh.size
+        for r in op.results
+        if isinstance(r.type, TensorType)
+    )
 
 
 def copy_region(region: Region) -> Region:

@@ -236,9 +236,15 @@ def move(
     shape: Sequence[int],
 ) -> Value:
     """`x`, sharded by `source` on `source_mesh`, sharded by `target` on
-    `target_mesh` (meshes of the same devices): nothing when both put the same
-    data on every device, `relayout` on one mesh, else gathered on the source
-    mesh and sliced on the target one."""
+    `target_mesh`: nothing when both put the same data on every device,
+    `relayout` on one mesh, else gathered on the source mesh and sliced on the
+    target one. A value split on a mesh of fewer devices than the program's
+    that leaves them (replicated, or split on a larger mesh) is gathered on its
+    devices and `spread` to all before it is sliced."""
+    if any(source) and source_mesh.size < ctx.num_devices and not _stays_on(target, target_mesh, source_mesh):
+        x = gather_dims(ctx, x, source, shape, mesh=source_mesh)
+        x = spread(ctx, x, source_mesh.size)
+        return slice_dims(ctx, x, target, shape, mesh=target_mesh)
     if not any(source) or not any(target) or source_mesh == target_mesh:
         mesh = source_mesh if any(source) else target_mesh
         if equivalent(sharding_on(source, mesh), sharding_on(target, mesh), None, shape):
@@ -246,6 +252,35 @@ def move(
         return relayout(ctx, x, source, target, shape, mesh)
     x = gather_dims(ctx, x, source, shape, mesh=source_mesh)
     return slice_dims(ctx, x, target, shape, mesh=target_mesh)
+
+
+def _stays_on(target: Sequence[Sequence[AxisRef]], target_mesh: Mesh, source_mesh: Mesh) -> bool:
+    """Whether a value moved to `target` on `target_mesh` needs only the devices
+    of `source_mesh` (it is split there, on no more devices)."""
+    return any(target) and target_mesh.size <= source_mesh.size
+
+
+def spread(ctx: LocalContext, x: Value, holders: int) -> Value:
+    """`x`, whole on devices `0..holders-1` only (a value gathered on a mesh of
+    fewer devices than the program's), whole on every device: one
+    `stablehlo.collective_broadcast` whose groups send device `s`'s buffer to
+    the devices `s + k*holders`. Nothing when every device holds it already.
+
+    For example, with 6 devices and `holders=4` the groups are
+    `[[0, 4], [1, 5], [2, -1], [3, -1]]` (-1 pads the shorter groups).
+    """
+    count = ctx.num_devices
+    if holders >= count:
+        return x
+    groups = [[s, *range(s + holders, count, holders)] for s in range(holders)]
+    width = max(len(g) for g in groups)
+    padded = [g + [-1] * (width - len(g)) for g in groups]
+    return ctx.value(
+        "stablehlo.collective_broadcast",
+        [x],
+        x.type,
+        {"channel_handle": ctx.channel_handle(), "replica_groups": ctx.groups_attr(padded)},
+    )
 
 
 def sharding_on(axes_per_dim: Sequence[Sequence[AxisRef]], mesh: Mesh) -> TensorSharding:

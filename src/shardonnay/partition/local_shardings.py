@@ -6,12 +6,12 @@ the `sharding` of reshards), the bodies' arguments of manual computations
 (without their manual axes) and of while loops. Only shardings that split a
 value among devices are kept: a replicated value is on every device,
 whichever mesh its sharding names. The program runs on the devices of the
-meshes holding split values, which must have the same number of devices
-(the same device ids, in their own orders); values can then move between
-those meshes. For example, on `@a = <["x"=2, "y"=4]>` and `@b = <["z"=8]>`
+largest mesh holding split values (a mesh of `n` devices names the ids
+`0..n-1`, in its own order); a value split on a smaller mesh lives on that
+mesh's devices. For example, on `@a = <["x"=2, "y"=4]>` and `@b = <["z"=8]>`
 a value sharded `<@a, [{"x"}]>` can be resharded to `<@b, [{"z"}]>` (gather
-on `@a`, slice on `@b`); with `@c = <["w"=4]>` holding a split value too,
-the program raises `PartitionError`.
+on `@a`, slice on `@b`); with `@c = <["w"=4]>` holding split values too, the
+program runs on 8 devices and a value split on `@c` lives on devices 0..3.
 """
 
 from __future__ import annotations
@@ -37,8 +37,8 @@ RESHARDS = ("sdy.sharding_constraint", "sdy.reshard")
 
 @dataclass(frozen=True)
 class ProgramShardings:
-    """The split values' shardings, the first mesh holding split values (a
-    mesh of one device when none), and whether any value is split."""
+    """The split values' shardings, the first of the largest meshes holding
+    split values (a mesh of one device when none), and whether any value is split."""
 
     shardings: dict[Value, TensorSharding]
     mesh: Mesh
@@ -65,18 +65,11 @@ def collect_shardings(module: Module) -> ProgramShardings:
         mesh = mesh_of(sharding, meshes, op)
         if is_split(sharding, mesh):
             used.setdefault(mesh, str(sharding.mesh))
-    if len({m.size for m in used}) > 1:
-        names = " and ".join(f"@{n}" if "<" not in n else n for n in used.values())
-        counts = " and ".join(str(m.size) for m in used)
-        raise PartitionError(
-            f"the program has values on meshes {names} of different device counts "
-            f"({counts}); resharding between meshes is not supported unless they have "
-            "the same devices"
-        )
     shardings = {
         v: s for v, s, op in found if v is not None and is_split(s, mesh_of(s, meshes, op))
     }
-    return ProgramShardings(shardings, next(iter(used), Mesh()), bool(used))
+    largest = max(used, key=lambda m: m.size, default=Mesh())  # the first of the most devices
+    return ProgramShardings(shardings, largest, bool(used))
 
 
 def mesh_of(sharding: TensorSharding, meshes: dict[str, Mesh], op: Op) -> Mesh:
