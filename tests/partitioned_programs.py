@@ -264,6 +264,123 @@ def single_op_program(args: list[tuple[str, str]], body: str, result: tuple[str,
     )
 
 
+SMALL_MESH = 'sdy.mesh @small = <["z"=3, "w"=2]>\n'  # devices 0..5 of MESH's 8
+
+
+def two_mesh_program(shape: str, small: str, large: str, body: str, result: str) -> str:
+    """A program on the 8 devices of `MESH` and the 6 of `SMALL_MESH`: `%arg0`
+    (`tensor<shape>`) split on `@small` by `small`, `%arg1` (same type) on
+    `@mesh` by `large`; `body` computes `%r`, returned as `result`, a type and
+    a sharding (`tensor<6xf32> <@small, [{"z"}]>`)."""
+    t = f"tensor<{shape}xf32>"
+    result_type, result_sharding = result.split(" ", 1)
+    return (
+        MESH
+        + SMALL_MESH
+        + f"func.func @main(%arg0: {t} {{sdy.sharding = #sdy.sharding<@small, {quoted(small)}>}},\n"
+        f"    %arg1: {t} {{sdy.sharding = {sharding(large)}}})\n"
+        f"    -> ({result_type} {{sdy.sharding = #sdy.sharding{result_sharding}}}) {{\n"
+        f"{body}\n  return %r : {result_type}\n}}"
+    )
+
+
+# Global programs on MESH and SMALL_MESH: (shape, %arg0's sharding on @small, body, result).
+S_ = "  %r = "  # each body below defines %r
+ON_TWO_MESHES = {
+    "all_gather_in_groups_of_2": (
+        "6x4",
+        "[{z}, {w}]",
+        S_
+        + 'sdy.all_gather [{}, {"w"}] %arg0 out_sharding=<@small, [{"z"}, {}]> : tensor<6x4xf32>',
+        'tensor<6x4xf32> <@small, [{"z"}, {}]>',
+    ),
+    "all_gather_in_groups_of_3": (
+        "6x4",
+        "[{z}, {w}]",
+        S_
+        + 'sdy.all_gather [{"z"}, {}] %arg0 out_sharding=<@small, [{}, {"w"}]> : tensor<6x4xf32>',
+        'tensor<6x4xf32> <@small, [{}, {"w"}]>',
+    ),
+    "all_to_all": (
+        "6x6",
+        "[{z}, {}]",
+        S_
+        + 'sdy.all_to_all [{"z"}: 0->1] %arg0 out_sharding=<@small, [{}, {"z"}]> : tensor<6x6xf32>',
+        'tensor<6x6xf32> <@small, [{}, {"z"}]>',
+    ),
+    "collective_permute": (
+        "6x4",
+        "[{z, w}, {}]",
+        S_
+        + 'sdy.collective_permute %arg0 out_sharding=<@small, [{"w", "z"}, {}]> : tensor<6x4xf32>',
+        'tensor<6x4xf32> <@small, [{"w", "z"}, {}]>',
+    ),
+    "replicated_on_the_small_mesh": (
+        "6x4",
+        "[{z}, {w}]",
+        S_
+        + 'sdy.all_gather [{"z"}, {"w"}] %arg0 out_sharding=<@small, [{}, {}]> : tensor<6x4xf32>',
+        "tensor<6x4xf32> <@mesh, [{}, {}]>",
+    ),
+    "reshard_to_the_larger_mesh": (
+        "6x4",
+        "[{z}, {w}]",
+        S_ + 'sdy.reshard %arg0 <@mesh, [{"x"}, {"y"}]> : tensor<6x4xf32>',
+        'tensor<6x4xf32> <@mesh, [{"x"}, {"y"}]>',
+    ),
+    "reshard_to_the_smaller_mesh": (
+        "6x4",
+        "[{z}, {}]",
+        S_ + 'sdy.reshard %arg1 <@small, [{"w"}, {"z"}]> : tensor<6x4xf32>',
+        'tensor<6x4xf32> <@small, [{"w"}, {"z"}]>',
+    ),
+    "an_op_on_both_meshes": (
+        "6x4",
+        "[{z}, {w}]",
+        S_ + "stablehlo.add %arg0, %arg1 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, "
+        '[{"y"}, {}]>]>} : tensor<6x4xf32>',
+        'tensor<6x4xf32> <@mesh, [{"y"}, {}]>',
+    ),
+    "partial_sums_reduced_on_the_small_mesh": (
+        "6x6",
+        "[{}, {z}]",
+        "  %0 = sdy.constant dense<0.0> : tensor<f32>\n"
+        "  %1 = stablehlo.reduce(%arg0 init: %0) applies stablehlo.add across dimensions = [1] "
+        "{sdy.sharding = #sdy.sharding_per_value<[<@small, [{}]>]>} "
+        ": (tensor<6x6xf32>, tensor<f32>) -> tensor<6xf32>\n"
+        + S_
+        + 'sdy.all_reduce {"z"} %1 out_sharding=<@small, [{}]> : tensor<6xf32>',
+        "tensor<6xf32> <@mesh, [{}]>",
+    ),
+    "partial_sums_scattered_on_the_small_mesh": (
+        "6x6",
+        "[{}, {z}]",
+        "  %1 = stablehlo.dot_general %arg0, %arg0, contracting_dims = [1] x [1] "
+        "{sdy.sharding = #sdy.sharding_per_value<[<@small, [{}, {}]>]>} "
+        ": (tensor<6x6xf32>, tensor<6x6xf32>) -> tensor<6x6xf32>\n"
+        + S_
+        + 'sdy.reduce_scatter [{"z"}, {}] %1 out_sharding=<@small, [{"z"}, {}]> : tensor<6x6xf32>',
+        'tensor<6x6xf32> <@small, [{"z"}, {}]>',
+    ),
+}
+
+
+TWO_SIZES_ANNOTATED = (
+    MESH
+    + 'sdy.mesh @three = <["w"=3]>\n'
+    + "func.func @main(%arg0: tensor<6x8xf32> "
+    + '{sdy.sharding = #sdy.sharding<@three, [{"w"}, {}]>},\n'
+    + f"    %arg1: tensor<8x4xf32> {{sdy.sharding = {sharding('[{}, {y}]')}}})\n"
+    + "    -> (tensor<6x4xf32>, "
+    + "tensor<6x8xf32> {sdy.sharding = #sdy.sharding<@three, [{}, {}]>}) {\n"
+    + "  %0 = stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0] "
+    + ": (tensor<6x8xf32>, tensor<8x4xf32>) -> tensor<6x4xf32>\n"
+    + "  %1 = stablehlo.tanh %0 : tensor<6x4xf32>\n"
+    + "  %2 = stablehlo.exponential %arg0 : tensor<6x8xf32>\n"
+    + "  return %1, %2 : tensor<6x4xf32>, tensor<6x8xf32>\n}"
+)
+
+
 if __name__ == "__main__" and sys.argv[1:] == ["--worker"]:
     sys.path.insert(0, str(Path(__file__).parent))
     _worker()

@@ -91,13 +91,13 @@ def test_no_propagate_partitions_the_shardings_as_written(capsys):
     [
         (
             """sdy.mesh @a = <["x"=2]>
-sdy.mesh @b = <["y"=4]>
+sdy.mesh @b = <[], device_ids=[3]>
 func.func @main(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@a, [{"x"}]>})
-    -> (tensor<8xf32> {sdy.sharding = #sdy.sharding<@b, [{"y"}]>}) {
-  %0 = stablehlo.negate %arg0 : tensor<8xf32>
+    -> (tensor<8xf32> {sdy.sharding = #sdy.sharding<@a, [{"x"}]>}) {
+  %0 = stablehlo.negate %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@b, []>]>} : tensor<8xf32>
   return %0 : tensor<8xf32>
 }""",
-            "resharding between meshes is not supported",
+            "a maximal sharding pins a value to one device",
         ),
         ("func.func @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {\n", "expected"),
     ],

@@ -18,18 +18,22 @@ import pytest
 
 from partitioned_programs import (
     MESH,
+    ON_TWO_MESHES,
+    TWO_SIZES_ANNOTATED,
     assert_local_program_computes_the_same,
     collective_program,
     collectives_in,
     corpus_cases,
     has_uneven_shards,
     inputs_for,
+    own_partition,
     per_value,
     random_cases,
     sharding,
     shardy_local,
     shardy_local_of,
     single_op_program,
+    two_mesh_program,
 )
 from shardonnay import parse_module, run
 from shardonnay.axes import AxisRef
@@ -40,7 +44,7 @@ from shardonnay.partition.global_to_local import convert_global_to_local
 from shardonnay.partition.inline import inline_calls
 from shardonnay.partition.local_collectives import replica_groups
 from shardonnay.partition.local_context import axes_index, offset_table
-from shardonnay.runtime.simulator import simulate
+from shardonnay.runtime.simulator import device_count, simulate
 from shardonnay.sharding import DimSharding, TensorSharding
 
 # -- device groups and offsets follow the layout --------------------------------------------------
@@ -459,19 +463,48 @@ def test_values_move_between_meshes_of_the_same_devices() -> None:
     assert_local_program_computes_the_same(TWO_MESHES)
 
 
+# -- meshes of different device counts: the program runs on the largest ---------------------
+
+
+@pytest.mark.parametrize("name", list(ON_TWO_MESHES))
+def test_values_on_a_smaller_mesh_live_on_its_devices(name: str) -> None:
+    """On 8 devices, values split on a mesh of 6 (devices 0..5) move, gather,
+    reduce and leave it; the devices compute what the global program does."""
+    shape, small, body, result = ON_TWO_MESHES[name]
+    text = two_mesh_program(shape, small, "[{x}, {}]", body, result)
+    local = assert_local_program_computes_the_same(text)
+    assert device_count(local) == 8
+
+
+@pytest.mark.parametrize("name", list(ON_TWO_MESHES))
+def test_every_device_takes_part_in_every_collective(name: str) -> None:
+    """Each collective of the local program names every one of the 8 devices
+    once (the devices off the small mesh in groups of their own)."""
+    shape, small, body, result = ON_TWO_MESHES[name]
+    local = convert_global_to_local(
+        parse_module(two_mesh_program(shape, small, "[{x}, {}]", body, result))
+    )
+    for op in local.walk():
+        if "replica_groups" in op.attributes:
+            ids = [int(i) for i in op.attributes["replica_groups"].to_numpy().ravel() if i >= 0]
+            assert sorted(ids) == list(range(8)), (op.name, ids)
+
+
+def test_a_program_on_meshes_of_3_and_8_devices_partitioned_end_to_end() -> None:
+    """Propagation, explicit reshards and collectives, then the local program:
+    what the 8 devices compute is what the annotated program computes."""
+    partitioned = own_partition(TWO_SIZES_ANNOTATED)
+    module = parse_module(TWO_SIZES_ANNOTATED)
+    inputs = inputs_for(module)
+    local = convert_global_to_local(parse_module(partitioned), poison_padding=True)
+    assert device_count(local) == 8
+    for got, want in zip(simulate(local, *inputs), run(module, *inputs), strict=True):
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+
+
 # -- what cannot be made local ----------------------------------------------------------------
 
 UNSUPPORTED = {
-    "values on meshes of different device counts": (
-        'sdy.mesh @other = <["z"=4]>\n'
-        + single_op_program(
-            [("tensor<8xf32>", '[{"x"}]')],
-            "  %r = stablehlo.negate %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@other, "
-            '[{"z"}]>]>} : tensor<8xf32>',
-            ("tensor<8xf32>", '[{"x"}]'),
-        ),
-        "meshes @mesh and @other of different device counts (8 and 4)",
-    ),
     "a maximal sharding": (
         "sdy.mesh @one = <[], device_ids=[3]>\n"
         + single_op_program(

@@ -59,10 +59,10 @@ SDY_COLLECTIVES = {
 
 TWO_MESHES = """
 sdy.mesh @a = <["x"=2]>
-sdy.mesh @b = <["y"=4]>
+sdy.mesh @b = <[], device_ids=[3]>
 func.func @main(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@a, [{"x"}]>})
-    -> (tensor<8xf32> {sdy.sharding = #sdy.sharding<@b, [{"y"}]>}) {
-  %0 = stablehlo.negate %arg0 : tensor<8xf32>
+    -> (tensor<8xf32> {sdy.sharding = #sdy.sharding<@a, [{"x"}]>}) {
+  %0 = stablehlo.negate %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@b, []>]>} : tensor<8xf32>
   return %0 : tensor<8xf32>
 }
 """
@@ -164,7 +164,7 @@ def test_a_tolerance_of_zero_names_the_output_reordered_sums_change():
 
 
 def test_what_cannot_be_made_local_raises_partition_error():
-    with pytest.raises(PartitionError, match="meshes @a and @b"):
+    with pytest.raises(PartitionError, match="a maximal sharding"):
         partition(parse_module(TWO_MESHES))
     with pytest.raises(PartitionError):
         check(parse_module(TWO_MESHES))

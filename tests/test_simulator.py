@@ -64,6 +64,30 @@ def test_partition_id_is_the_device_id_in_mesh_order() -> None:
     np.testing.assert_array_equal(ids, [3, 1, 2, 0])
 
 
+def test_values_split_on_a_smaller_mesh_live_on_its_devices_only() -> None:
+    """The program runs on the 4 devices of @mesh; %arg0, split on the 2 of
+    @small, is handed to devices 0 and 1 (the others get poison) and read back
+    from them."""
+    module = parse_module(
+        """
+        sdy.mesh @mesh = <["x"=4]>
+        sdy.mesh @small = <["z"=2]>
+        func.func @main(%arg0: tensor<2xf32> {sdy.sharding = #sdy.sharding<@small, [{"z"}]>},
+                        %arg1: tensor<2xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>})
+            -> (tensor<2xf32> {sdy.sharding = #sdy.sharding<@small, [{"z"}]>},
+                tensor<2xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>},
+                tensor<2xi1> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>}) {
+          %0 = stablehlo.compare NE, %arg0, %arg0 : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xi1>
+          return %arg0, %arg1, %0 : tensor<2xf32>, tensor<2xf32>, tensor<2xi1>
+        }"""
+    )
+    a, b = np.arange(4, dtype=np.float32), np.arange(8, dtype=np.float32)
+    got_a, got_b, is_poison = simulate(module, a, b)
+    np.testing.assert_array_equal(got_a, a)
+    np.testing.assert_array_equal(got_b, b)
+    np.testing.assert_array_equal(is_poison, [False] * 4 + [True] * 4)
+
+
 def test_each_device_gets_its_shard_of_each_input() -> None:
     module = parse_module(
         """
@@ -419,7 +443,7 @@ def test_sorting_along_a_sharded_dim_sorts_the_whole_dim() -> None:
 # -- end to end: a partitioner, convert_global_to_local, simulate ---------------------------------
 
 # Why convert_global_to_local may reject a partitioned program (see its tests).
-DOCUMENTED_REASONS = ("of different device counts",)
+DOCUMENTED_REASONS: tuple[str, ...] = ()  # none: every program converts
 
 
 def assert_computes_the_original(case) -> None:
@@ -472,7 +496,7 @@ def test_random_programs_partitioned_by_shardy_compute_what_the_original_compute
 
 def test_random_programs_partitioned_by_shardonnay_compute_what_the_original_computes() -> None:
     cases = [own_random_case(seed) for seed in range(OWN_RANDOM_PROGRAMS)]
-    assert _check_random(cases) >= 0.9 * OWN_RANDOM_PROGRAMS
+    assert _check_random(cases) == OWN_RANDOM_PROGRAMS
 
 
 # -- Shardy's own local programs, run by the simulator --------------------------------------------

@@ -47,11 +47,21 @@ values live on meshes of one device count:
   steps); reductions with a non-identity init count it once;
 - values with unreduced axes (`sdy.replicated_to_unreduced`,
   `sdy.sharded_to_unreduced`, unreduced arguments and results);
-- values moving between meshes of the same devices, and `func.call`s (the
-  callee converted on its argument shardings).
+- values moving between meshes, and `func.call`s (the callee converted on
+  its argument shardings);
+- meshes of different device counts: the program runs on the devices of the
+  largest mesh holding split values (a mesh of `n` devices names the ids
+  `0..n-1`). A value split or partial on a smaller mesh lives on that mesh's
+  devices; the others hold a buffer of its local type with undefined
+  contents, compute on it like everybody else, and take part in its
+  collectives in groups of their own (`local_cover`). A value whole on every
+  device (replicated, not partial) is whole on all of them: where one is
+  made from data only a smaller mesh's devices hold (gathered, reduced or
+  moved off that mesh), those devices `spread` it to the others with a
+  `stablehlo.collective_broadcast` (`_spread_whole_results`,
+  `local_layout.move`, `local_factors.lower_with_plan`).
 
-It raises `PartitionError` for meshes of different device counts and for
-maximal shardings.
+It raises `PartitionError` for maximal shardings (a value pinned to one device).
 """
 
 from __future__ import annotations
@@ -71,6 +81,7 @@ from shardonnay.partition.local_context import (
     is_uneven,
     partition_error,
 )
+from shardonnay.partition.local_cover import cover_devices
 from shardonnay.partition.local_factors import (
     is_even,
     lower_with_plan,
@@ -81,7 +92,6 @@ from shardonnay.partition.local_factors import (
     rule_of,
     whole_plan,
 )
-from shardonnay.partition.local_cover import cover_devices
 from shardonnay.partition.local_layout import complete, move, sharding_on, spread, to_partial
 from shardonnay.partition.local_ops import localize
 from shardonnay.partition.local_shardings import (

@@ -36,13 +36,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import numpy as np
-
-from shardonnay.ir.attributes import UNIT, IntegerAttr
+from shardonnay.ir.attributes import UNIT
 from shardonnay.ir.core import Module, Op, Region, Value
 from shardonnay.ir.types import TensorType
 from shardonnay.ops.collectives import replica_groups
-from shardonnay.partition.local_context import I64, LocalContext
+from shardonnay.partition.local_context import LocalContext
+from shardonnay.partition.local_factors import copy_region
 
 _GROUPED = (
     "stablehlo.all_reduce",
@@ -68,13 +67,8 @@ def cover_devices(ctx: LocalContext, module: Module) -> None:
 def covering_groups(
     ctx: LocalContext, groups: Sequence[Sequence[int]], left_out: Sequence[int]
 ) -> object:
-    """`groups` and one group per device left out, padded with -1 to one width.
-
-    >>> covering_groups(LocalContext.__new__(LocalContext), [[0, 1], [2, 3]], [4])
-    Traceback (most recent call last):
-    ...
-    AttributeError: 'LocalContext' object has no attribute 'builder'
-    """
+    """`groups` and one group per device left out, padded with -1 to one width
+    (`[[0, 1], [2, 3]]` and `[4, 5]` give `[[0, 1], [2, 3], [4, -1], [5, -1]]`)."""
     rows = [list(g) for g in groups] + [[d] for d in left_out]
     width = max(len(r) for r in rows)
     return ctx.groups_attr([r + [-1] * (width - len(r)) for r in rows])
@@ -126,14 +120,13 @@ def _offset(ctx: LocalContext, groups, size: int) -> Value:
 def _all_reduce(
     ctx: LocalContext, x: Value, region: Region, groups, left_out: Sequence[int]
 ) -> Value:
-    from shardonnay.partition.local_factors import copy_region
-
     attributes = {
         "channel_handle": ctx.channel_handle(),
         "replica_groups": covering_groups(ctx, groups, left_out),
         "use_global_device_ids": UNIT,
     }
-    return ctx.op("stablehlo.all_reduce", [x], [x.type], attributes, [copy_region(region)]).results[0]
+    new = ctx.op("stablehlo.all_reduce", [x], [x.type], attributes, [copy_region(region)])
+    return new.results[0]
 
 
 def _gather(
@@ -187,5 +180,3 @@ def _all_to_all(ctx: LocalContext, op: Op, x: Value, groups, left_out: Sequence[
 
 
 __all__ = ["cover_devices", "covering_groups"]
-
-_ = (np, I64, IntegerAttr)

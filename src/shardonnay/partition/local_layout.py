@@ -241,7 +241,11 @@ def move(
     target one. A value split on a mesh of fewer devices than the program's
     that leaves them (replicated, or split on a larger mesh) is gathered on its
     devices and `spread` to all before it is sliced."""
-    if any(source) and source_mesh.size < ctx.num_devices and not _stays_on(target, target_mesh, source_mesh):
+    if (
+        any(source)
+        and source_mesh.size < ctx.num_devices
+        and not _stays_on(target, target_mesh, source_mesh)
+    ):
         x = gather_dims(ctx, x, source, shape, mesh=source_mesh)
         x = spread(ctx, x, source_mesh.size)
         return slice_dims(ctx, x, target, shape, mesh=target_mesh)

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from shardonnay.errors import PartitionError
 from shardonnay.ir.core import Module, Op, Value
 from shardonnay.mesh import Mesh
 from shardonnay.partition.local_context import partition_error

@@ -9,6 +9,14 @@ and exchange buffers, `partition_id` is the device id), and puts the results
 back together (`layout.unshard`, per the result shardings, checking that
 replicas agree).
 
+The program runs on the devices of the largest mesh its values are split on
+(`device_count`); a mesh of `n` devices names the ids `0..n-1`. An argument
+or result split on a mesh of fewer devices lives on that mesh's devices
+only: the other devices are handed a buffer of its local type with
+undefined contents (poison, or zeros without `poison`), and their results
+are not read. Replicated arguments and results, whichever mesh they name,
+are on every device.
+
 >>> from shardonnay.syntax.mlir_reader import parse_module
 >>> m = parse_module('''sdy.mesh @mesh = <["x"=2]>
 ... func.func @main(%arg0: tensor<2xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>})
@@ -65,6 +73,9 @@ def simulate(
         if poison:
             _poison_padding(buffers, array.shape, placed, mesh)
         for device in range(count):
+            if device not in buffers:  # outside the value's smaller mesh: undefined contents
+                filler = _poison_value(np.dtype(t.dtype)) if poison else 0
+                buffers[device] = np.full(t.shape, filler, dtype=t.dtype)
             if buffers[device].shape != t.shape:
                 raise ShardonnayError(
                     f"input {i} of @{func}: global shape {array.shape} gives buffers of shape "
@@ -80,7 +91,7 @@ def simulate(
         placed, mesh = _placement(local_module, sharding, len(t.shape), count)
         noted = f.result_attrs(r).get(GLOBAL_SHAPE)
         shape = tuple(noted.values) if noted is not None else _global_shape(t, placed, mesh)
-        out.append(unshard({d: results[d][r] for d in range(count)}, placed, mesh, shape))
+        out.append(unshard({d: results[d][r] for d in mesh.device_list}, placed, mesh, shape))
     return tuple(out)
 
 
@@ -129,8 +140,8 @@ def _splits(sharding: TensorSharding | None, mesh: Mesh | None) -> bool:
 
 def device_count(module: Module, func: str = "main") -> int:
     """The devices a per-device program runs on: its `mhlo.num_partitions`,
-    else those of the meshes its signature is sharded on (which must agree),
-    else of its only mesh of several devices, else one."""
+    else those of the largest mesh its signature is sharded on, else of its
+    only mesh of several devices, else one."""
     partitions = module.attributes.get("mhlo.num_partitions")
     if partitions is not None:
         return int(partitions.value)
@@ -143,12 +154,8 @@ def device_count(module: Module, func: str = "main") -> int:
             mesh = _mesh_named(module, s)
             if _splits(s, mesh):
                 sizes.add(mesh.size)
-    if len(sizes) > 1:
-        raise ShardonnayError(
-            "the signature is sharded on meshes of different device counts; simulate runs on one"
-        )
     if sizes:
-        return sizes.pop()
+        return max(sizes)
     meshes = {m.size for m in module.meshes.values() if m.size > 1}
     return meshes.pop() if len(meshes) == 1 else 1
 
