@@ -426,3 +426,19 @@ func.func @main(%arg0: tensor<8x8xf32>) -> tensor<8x8xf32> {
         '#sdy.sharding_per_value<[<@mesh, [{"x", ?}, {?}]>]>'
     )
     assert ours.to_text() == run_pass_pipeline(text, _pipeline(strategy, False))
+
+
+@pytest.mark.parametrize("pipeline", ["sdy-aggressive-propagate", "sdy-propagation-pipeline"])
+def test_a_value_pinned_to_one_device_takes_no_part_in_propagation(pipeline: str) -> None:
+    from shardonnay.passes import run_pipeline
+
+    text = """sdy.mesh @mesh = <["x"=2]>
+sdy.mesh @maximal = <[], device_ids=[3]>
+func.func @main(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>})
+    -> (tensor<8xf32> {sdy.sharding = #sdy.sharding<@maximal, []>}) {
+  %0 = stablehlo.negate %arg0 : tensor<8xf32>
+  return %0 : tensor<8xf32>
+}"""
+    pipeline = f"builtin.module({pipeline})"
+    ours = run_pipeline(parse_module(text), pipeline).to_text()
+    assert ours == run_pass_pipeline(text, pipeline)

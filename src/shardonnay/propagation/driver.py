@@ -826,6 +826,8 @@ class _Driver:
             this = s.mesh if isinstance(s.mesh, Mesh) else self.meshes.get(s.mesh)
             if this is None:
                 raise ShardingError(f"sharding {s} refers to an unknown mesh")
+            if this.is_maximal:  # a value pinned to one device takes no part
+                return None
             if ref is None:
                 ref, mesh = s.mesh, this
             elif s.mesh != ref and this != mesh:

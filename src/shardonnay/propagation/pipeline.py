@@ -320,6 +320,8 @@ def evenly_sharded(sharding: TensorSharding, shape: tuple[int, ...], mesh: Mesh)
     >>> str(evenly_sharded(s, (4,), mesh))
     '#sdy.sharding<@mesh, [{"y", "x":(1)2}]>'
     """
+    if mesh.is_maximal:  # pins the value to one device, no dims
+        return sharding
     dims = []
     for d, size in zip(sharding.dims, shape, strict=True):
         if size % d.sharded_size(mesh) == 0:
