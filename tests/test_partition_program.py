@@ -16,7 +16,7 @@ import shardonnay
 from shardonnay import parse_module
 from shardonnay.errors import CheckError, PartitionError
 from shardonnay.layout import local_shape
-from shardonnay.partition.cost import collective_costs
+from shardonnay.partition.cost import SDY_COLLECTIVES, collective_costs
 from shardonnay.partition.memory import peak_memory
 from shardonnay.partition.program import (
     CheckResult,
@@ -47,15 +47,6 @@ PARTITIONED = [
     "transformer_block_backward",
     "transformer_block_forward",
 ]
-
-SDY_COLLECTIVES = {
-    "sdy.all_gather",
-    "sdy.all_slice",
-    "sdy.all_to_all",
-    "sdy.collective_permute",
-    "sdy.all_reduce",
-    "sdy.reduce_scatter",
-}
 
 TWO_MESHES = """
 sdy.mesh @a = <["x"=2]>

@@ -17,7 +17,7 @@ import pytest
 
 from shardonnay.axes import AxisRef
 from shardonnay.mesh import Mesh
-from shardonnay.partition.common_axes import add_axis_or_merge
+from shardonnay.partition.axis_lists import append_or_merge
 from shardonnay.partition.reshard_to_collectives import reshard_to_collectives
 from shardonnay.passes import run_pipeline
 from shardonnay.syntax.mlir_reader import parse_module
@@ -86,7 +86,7 @@ def _sharding(rng: random.Random, mesh: Mesh, rank: int) -> str:
     for name, size in mesh.axes:
         for piece in _pieces(rng, name, size):
             if rng.random() < 0.6:
-                add_axis_or_merge(dims[rng.randrange(rank)], piece, mesh)
+                append_or_merge(dims[rng.randrange(rank)], piece, mesh)
     return "[" + ", ".join("{" + ", ".join(map(str, d)) + "}" for d in dims) + "]"
 
 

@@ -23,6 +23,8 @@ from shardonnay.ops.sdy_collectives import (
 from shardonnay.partition.axis_lists import (
     AxisListError,
     axes_text,
+    gather_suffix,
+    slice_suffix,
 )
 from shardonnay.partition.exchange import (
     Exchange,
@@ -224,11 +226,37 @@ def moving_exchange(operand, result, mesh, result_mesh, shape, itemsize, axes) -
 
 
 class PerDimCollective(Collective):
-    """A collective with one axis list per dimension (`[{"x"}, {}]`)."""
+    """A collective with one axis list per dimension (`[{"x"}, {}]`), held in
+    the dataclass field named `lists_field`. By default its data moves as a
+    gather's or a slice's does: each device takes its new region from its
+    group along the listed axes."""
 
-    @abstractmethod
+    lists_field: ClassVar[str]
+
+    def __post_init__(self):
+        object.__setattr__(self, self.lists_field, axes_per_dim(getattr(self, self.lists_field)))
+
     def _lists(self) -> AxesPerDim:
         """The op's axis list per dim."""
+        return getattr(self, self.lists_field)
+
+    def _gathered_dims(self, operand: TensorSharding, mesh: Mesh, kind: str) -> list:
+        """The operand's dims without the listed axes at their minor ends."""
+        return [
+            gather_suffix(d.axes, g, i, mesh, kind)
+            for i, (d, g) in enumerate(zip(operand.dims, self._lists(), strict=True))
+        ]
+
+    def _sliced_dims(self, operand: TensorSharding, mesh: Mesh) -> list:
+        """The operand's dims with the listed axes appended."""
+        return [
+            slice_suffix(d.axes, s, mesh) for d, s in zip(operand.dims, self._lists(), strict=True)
+        ]
+
+    def _build(self, operand, result, mesh, result_mesh, shape, itemsize):
+        return moving_exchange(
+            operand, result, mesh, result_mesh, shape, itemsize, self._all_axes()
+        )
 
     def axes_attribute(self) -> ListOfAxisRefLists:
         return ListOfAxisRefLists(self._lists())

@@ -57,7 +57,6 @@ from shardonnay.partition.collective_base import (
     AxesPerDim,
     Collective,
     PerDimCollective,
-    axes_per_dim,
     axis_tuple,
     moving_exchange,
     pending_reduction,
@@ -85,25 +84,11 @@ class AllGather(PerDimCollective):
 
     gathering_axes: AxesPerDim
     op_name: ClassVar[str] = "sdy.all_gather"
-
-    def __post_init__(self):
-        object.__setattr__(self, "gathering_axes", axes_per_dim(self.gathering_axes))
-
-    def _lists(self):
-        return self.gathering_axes
+    lists_field: ClassVar[str] = "gathering_axes"
 
     def _expected(self, operand, mesh):
         self._check_lists(operand, mesh)
-        dims = [
-            gather_suffix(d.axes, g, i, mesh, "gathering")
-            for i, (d, g) in enumerate(zip(operand.dims, self.gathering_axes, strict=True))
-        ]
-        return dims, operand.unreduced, operand.reduction
-
-    def _build(self, operand, result, mesh, result_mesh, shape, itemsize):
-        return moving_exchange(
-            operand, result, mesh, result_mesh, shape, itemsize, self._all_axes()
-        )
+        return self._gathered_dims(operand, mesh, "gathering"), operand.unreduced, operand.reduction
 
 
 @dataclass(frozen=True)
@@ -114,25 +99,11 @@ class AllSlice(PerDimCollective):
 
     slicing_axes: AxesPerDim
     op_name: ClassVar[str] = "sdy.all_slice"
-
-    def __post_init__(self):
-        object.__setattr__(self, "slicing_axes", axes_per_dim(self.slicing_axes))
-
-    def _lists(self):
-        return self.slicing_axes
+    lists_field: ClassVar[str] = "slicing_axes"
 
     def _expected(self, operand, mesh):
         self._check_lists(operand, mesh)
-        dims = [
-            slice_suffix(d.axes, s, mesh)
-            for d, s in zip(operand.dims, self.slicing_axes, strict=True)
-        ]
-        return dims, operand.unreduced, operand.reduction
-
-    def _build(self, operand, result, mesh, result_mesh, shape, itemsize):
-        return moving_exchange(
-            operand, result, mesh, result_mesh, shape, itemsize, self._all_axes()
-        )
+        return self._sliced_dims(operand, mesh), operand.unreduced, operand.reduction
 
 
 @dataclass(frozen=True)

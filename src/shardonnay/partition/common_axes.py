@@ -52,11 +52,11 @@ from dataclasses import dataclass, field
 
 from shardonnay.axes import AxisRef
 from shardonnay.mesh import Mesh
+from shardonnay.partition.axis_lists import append_or_merge
 from shardonnay.propagation.projection import FactorSharding, ShardingProjection
 from shardonnay.sharding_rule import OpShardingRule
 
 __all__ = [
-    "add_axis_or_merge",
     "axes_size",
     "batching_factors",
     "distribute_axes_across_factors",
@@ -134,13 +134,6 @@ def greatest_common_prefix(first: Axes, second: Axes) -> Axes:
             result.append(b)
         break
     return tuple(result)
-
-
-def add_axis_or_merge(axes: list[AxisRef], axis: AxisRef, mesh: Mesh) -> None:
-    if axes and axes[-1].can_merge(axis):
-        axes[-1] = axes[-1].merge(axis, mesh)
-    else:
-        axes.append(axis)
 
 
 def _is_strict_prefix(first: Axes, second: Axes) -> bool:
@@ -304,7 +297,7 @@ def _distribute_to_batching_factors(
             axis_size = remaining[0].size(mesh)
             if capacity % axis_size:
                 break
-            add_axis_or_merge(sharding, remaining.pop(0), mesh)
+            append_or_merge(sharding, remaining.pop(0), mesh)
             capacity //= axis_size
         common[f] = tuple(sharding)
         if not remaining:
@@ -433,11 +426,11 @@ def distribute_axes_across_factors(
             used = True
             name = axes[index].name
             if size > gcd:
-                add_axis_or_merge(sharding.axes, AxisRef(name, (pre, gcd)), mesh)
+                append_or_merge(sharding.axes, AxisRef(name, (pre, gcd)), mesh)
                 current = (pre * gcd, size // gcd)
                 remaining[i] //= gcd
             else:
-                add_axis_or_merge(sharding.axes, _axis_from(axes[index], pre, size, mesh), mesh)
+                append_or_merge(sharding.axes, _axis_from(axes[index], pre, size, mesh), mesh)
                 remaining[i] //= size
                 index += 1
                 current = _axis_info(axes, index, mesh)
@@ -445,9 +438,9 @@ def distribute_axes_across_factors(
         if not used:
             overflow = shardings[-1].overflow_axes
             pre, size = current
-            add_axis_or_merge(overflow, _axis_from(axes[index], pre, size, mesh), mesh)
+            append_or_merge(overflow, _axis_from(axes[index], pre, size, mesh), mesh)
             for axis in axes[index + 1 :]:
-                add_axis_or_merge(overflow, axis, mesh)
+                append_or_merge(overflow, axis, mesh)
             break
 
 

@@ -52,6 +52,7 @@ from shardonnay.errors import ShardingError
 from shardonnay.ir.core import Func, Module, Op, Value
 from shardonnay.ir.types import TensorType
 from shardonnay.mesh import Mesh
+from shardonnay.partition.axis_lists import mesh_ordered
 from shardonnay.partition.common_axes import (
     Axes,
     distribute_axes_across_factors,
@@ -80,7 +81,6 @@ from shardonnay.partition.unreduced import (
     all_reduce_to_target,
     axis_set_diff,
     reshard_to_unreduced_collectives,
-    sort_and_merge,
 )
 from shardonnay.propagation.projection import ShardingProjection, TensorFactorShardings
 from shardonnay.propagation.rules import rule_for
@@ -205,7 +205,7 @@ class _FunctionPass:
             return
         first = sharding_of(op.results[0])
         unreduced = first.unreduced if first is not None else ()
-        axes = sort_and_merge(axis_set_diff(reduction_axes, unreduced, mesh), mesh)
+        axes = mesh_ordered(axis_set_diff(reduction_axes, unreduced, mesh), mesh)
         if not axes:
             return
         after = op

@@ -74,6 +74,8 @@ from shardonnay.ir.types import FunctionType, TensorType
 from shardonnay.layout import equivalent
 from shardonnay.mesh import Mesh
 from shardonnay.partition import local_collectives, local_indexing, local_ops, local_reduce
+from shardonnay.partition.axis_lists import mesh_ordered
+from shardonnay.partition.cost import SDY_COLLECTIVES
 from shardonnay.partition.local_context import (
     I64,
     LocalContext,
@@ -95,14 +97,12 @@ from shardonnay.partition.local_factors import (
 from shardonnay.partition.local_layout import complete, move, sharding_on, spread, to_partial
 from shardonnay.partition.local_ops import localize
 from shardonnay.partition.local_shardings import (
-    COLLECTIVES,
     RESHARDS,
     collect_shardings,
     is_split,
     mesh_of,
     next_channel,
 )
-from shardonnay.partition.unreduced import sort_and_merge
 from shardonnay.propagation.rules import rule_for
 from shardonnay.runtime.simulator import device_count
 from shardonnay.sharding import TensorSharding
@@ -301,7 +301,7 @@ class _Conversion:
         axes = tuple(a for a in sharding.unreduced if a.size(mesh) > 1)
         if axes:
             kind = _SUM_KINDS.get(sharding.reduction, "stablehlo.add")
-            self.ctx.partial[value] = Partial(tuple(sort_and_merge(axes, mesh)), kind, mesh)
+            self.ctx.partial[value] = Partial(tuple(mesh_ordered(axes, mesh)), kind, mesh)
 
     def _region(self, op: Op, region: Region) -> Region:
         new = Region()
@@ -358,7 +358,7 @@ class _Conversion:
             results = [self._conformed(source, operands[0], ctx.sharding(result), op)]
         elif name == "sdy.replicated_to_unreduced" or name == "sdy.sharded_to_unreduced":
             results = [self._to_unreduced(op, operands[0])]
-        elif name in COLLECTIVES:
+        elif name in SDY_COLLECTIVES:  # the unreduced marks are above
             results = [self._collective(op, operands[0])]
         elif name == "func.call":
             results = self._call(op, operands)
@@ -533,7 +533,7 @@ class _Conversion:
         previous = ctx.partial.get(source)
         kind = previous.kind if previous else _SUM_KINDS.get(target.reduction, "stablehlo.add")
         x = to_partial(ctx, x, axes, kind)
-        all_axes = tuple(sort_and_merge([*(previous.axes if previous else ()), *axes], ctx.mesh))
+        all_axes = tuple(mesh_ordered([*(previous.axes if previous else ()), *axes], ctx.mesh))
         if all_axes:
             ctx.partial[result] = Partial(all_axes, kind, ctx.mesh)
         return x

@@ -32,9 +32,9 @@ from shardonnay.ops.chlo import ElementwiseOp as ChloElementwiseOp
 from shardonnay.ops.elementwise import ElementwiseOp
 from shardonnay.ops.linalg import i64_list, padding_pairs
 from shardonnay.ops.registry import lookup
+from shardonnay.partition.axis_lists import mesh_ordered
 from shardonnay.partition.local_context import I64, LocalContext, axes_size, partition_error
 from shardonnay.partition.local_layout import gather_dims, slice_dims, spread
-from shardonnay.partition.unreduced import sort_and_merge
 from shardonnay.propagation.projection import project_tensor
 from shardonnay.propagation.rules import rule_for
 from shardonnay.sharding import DimSharding, TensorSharding
@@ -288,7 +288,7 @@ def plan_factors(
     return FactorPlan(
         tuple(gather),
         tuple(whole),
-        tuple(sort_and_merge(reduction_axes, mesh)) if reduction_axes else (),
+        tuple(mesh_ordered(reduction_axes, mesh)) if reduction_axes else (),
         tuple(reduced),
     )
 

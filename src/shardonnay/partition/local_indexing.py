@@ -28,6 +28,7 @@ from shardonnay.axes import AxisRef
 from shardonnay.ir.attributes import DenseArrayAttr, EnumAttr
 from shardonnay.ir.core import Op, Value
 from shardonnay.ir.types import TensorType
+from shardonnay.partition.axis_lists import mesh_ordered
 from shardonnay.partition.local_context import (
     I64,
     LocalContext,
@@ -37,7 +38,6 @@ from shardonnay.partition.local_context import (
 )
 from shardonnay.partition.local_ops import localize
 from shardonnay.partition.local_reduce import reduction_of
-from shardonnay.partition.unreduced import sort_and_merge
 
 
 def _numbers(op: Op, key: str) -> dict:
@@ -150,7 +150,7 @@ def gather(ctx: LocalContext, op: Op, operands, regions) -> list[Value]:
         else:
             mask = held
     result = ctx.value("stablehlo.gather", [operands[0], indices], result_type, attrs)
-    axes = tuple(sort_and_merge(reduction_axes, ctx.mesh))
+    axes = tuple(mesh_ordered(reduction_axes, ctx.mesh))
     ctx.partial[op.results[0]] = Partial(axes, "stablehlo.add", ctx.mesh)
     mask_type = mask.type
     if mask_type.shape and ivd < len(mask_type.shape):
@@ -273,6 +273,6 @@ def scatter(ctx: LocalContext, op: Op, operands, regions) -> list[Value]:
     new_operands = [*local_inputs, indices, *operands[count + 1 :]]
     results = localize(ctx, op, new_operands, regions)
     if reduction_axes:
-        axes = tuple(sort_and_merge(reduction_axes, ctx.mesh))
+        axes = tuple(mesh_ordered(reduction_axes, ctx.mesh))
         ctx.partial[op.results[0]] = Partial(axes, reduction_of(op.regions[0]), ctx.mesh)
     return results

@@ -36,6 +36,7 @@ from shardonnay.ir.core import Value
 from shardonnay.ir.types import TensorType
 from shardonnay.layout import equivalent
 from shardonnay.mesh import Mesh
+from shardonnay.partition.exchange import group_key
 from shardonnay.partition.local_context import (
     LocalContext,
     Partial,
@@ -90,21 +91,11 @@ def replica_groups(axes: Sequence[AxisRef], mesh: Mesh) -> list[list[int]]:
     """
     groups: dict[tuple[int, ...], dict[int, tuple[int, int]]] = {}
     for flat, device in enumerate(mesh.device_list):
-        groups.setdefault(_coordinates_off(device, axes, mesh), {})[
+        groups.setdefault(group_key(device, axes, mesh), {})[
             axes_index(device, axes, mesh)
         ] = (flat, device)
     ordered = sorted(groups.values(), key=lambda members: min(f for f, _ in members.values()))
     return [[members[i][1] for i in sorted(members)] for members in ordered]
-
-
-def _coordinates_off(device: int, axes: Sequence[AxisRef], mesh: Mesh) -> tuple[int, ...]:
-    """The device's mesh coordinates with the parts along `axes` set to zero."""
-    coords = list(mesh.coords_of(device))
-    for axis in axes:
-        i = mesh.axis_index(axis.name)
-        stride = mesh.axis_size(axis.name) // axis.next_pre_size(mesh)
-        coords[i] -= axis.coordinate(coords[i], mesh) * stride
-    return tuple(coords)
 
 
 def groups_for(ctx: LocalContext, axes: Sequence[AxisRef], mesh: Mesh | None = None):

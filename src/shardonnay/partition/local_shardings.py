@@ -20,17 +20,10 @@ from dataclasses import dataclass
 
 from shardonnay.ir.core import Module, Op, Value
 from shardonnay.mesh import Mesh
+from shardonnay.partition.cost import SDY_COLLECTIVES
 from shardonnay.partition.local_context import partition_error
 from shardonnay.sharding import DimSharding, TensorSharding, TensorShardingPerValue
 
-COLLECTIVES = (
-    "sdy.all_gather",
-    "sdy.all_slice",
-    "sdy.all_to_all",
-    "sdy.collective_permute",
-    "sdy.all_reduce",
-    "sdy.reduce_scatter",
-)
 RESHARDS = ("sdy.sharding_constraint", "sdy.reshard")
 
 
@@ -93,7 +86,7 @@ def is_split(sharding: TensorSharding, mesh: Mesh) -> bool:
 def op_shardings(op: Op) -> list[tuple[Value, TensorSharding]]:
     """The shardings `op` states for its results and region arguments."""
     name = op.name
-    if name in COLLECTIVES or (name.startswith("sdy.") and "out_sharding" in op.attributes):
+    if name in SDY_COLLECTIVES or (name.startswith("sdy.") and "out_sharding" in op.attributes):
         return [(op.results[0], op.attributes["out_sharding"])]
     if name in RESHARDS:
         return [(op.results[0], op.attributes["sharding"])]

@@ -18,10 +18,9 @@ costs. `check(module)` partitions, runs the local program on every device
 (`shardonnay.runtime.simulator.simulate`) and compares each output with the
 reference interpreter on the original program (`shardonnay.run`).
 
-`shardonnay.partition` names both the package and the function: this module
-makes the package callable, so `shardonnay.partition(module)` partitions
-while `shardonnay.partition.cost`, `import shardonnay.partition.cost as cost`
-and `from shardonnay.partition.cost import collective_costs` keep working.
+`shardonnay.partition` names both the package and this module's `partition`:
+the package is callable (see its docstring), `shardonnay.partition(module)`
+runs `partition(module)`.
 
 >>> from shardonnay.syntax.mlir_reader import parse_module
 >>> module = parse_module('''
@@ -45,8 +44,6 @@ and `from shardonnay.partition.cost import collective_costs` keep working.
 from __future__ import annotations
 
 import math
-import sys
-import types
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -350,17 +347,3 @@ def _mismatch(o: OutputComparison, result: CheckResult) -> CheckError:
         o,
         result,
     )
-
-
-# -- `shardonnay.partition(module)` -----------------------------------------------------------
-
-
-class _PartitionPackage(types.ModuleType):
-    """The `shardonnay.partition` package, which partitions when called."""
-
-    def __call__(self, module: Module, *, propagate: bool = True) -> Module:
-        """`shardonnay.partition.program.partition(module, propagate=propagate)`."""
-        return partition(module, propagate=propagate)
-
-
-sys.modules[__package__].__class__ = _PartitionPackage

@@ -15,16 +15,13 @@ from shardonnay.ops.sdy_collectives import (
 from shardonnay.partition.axis_lists import (
     AxisListError,
     cut,
-    gather_suffix,
     mesh_ordered,
     remove_axes,
-    slice_suffix,
 )
 from shardonnay.partition.collective_base import (
     AxesPerDim,
     Collective,
     PerDimCollective,
-    axes_per_dim,
     axis_tuple,
     check_reduction,
 )
@@ -93,22 +90,13 @@ class ReduceScatter(PerDimCollective):
     reduce_scatter_axes: AxesPerDim
     reduction: str = "sum"
     op_name: ClassVar[str] = "sdy.reduce_scatter"
-
-    def __post_init__(self):
-        object.__setattr__(self, "reduce_scatter_axes", axes_per_dim(self.reduce_scatter_axes))
-
-    def _lists(self):
-        return self.reduce_scatter_axes
+    lists_field: ClassVar[str] = "reduce_scatter_axes"
 
     def _expected(self, operand, mesh):
         self._check_lists(operand, mesh)
         check_reduction(operand, self.reduction)
         unreduced = remove_axes(operand.unreduced, self._all_axes(), mesh, "reduce-scatter")
-        dims = [
-            slice_suffix(d.axes, s, mesh)
-            for d, s in zip(operand.dims, self.reduce_scatter_axes, strict=True)
-        ]
-        return dims, unreduced, operand.reduction
+        return self._sliced_dims(operand, mesh), unreduced, operand.reduction
 
     def _build(self, operand, result, mesh, result_mesh, shape, itemsize):
         removed = self._all_axes()
@@ -198,20 +186,12 @@ class ShardedToUnreduced(PerDimCollective):
     axes: AxesPerDim
     reduction: str = "sum"
     op_name: ClassVar[str] = "sdy.sharded_to_unreduced"
-
-    def __post_init__(self):
-        object.__setattr__(self, "axes", axes_per_dim(self.axes))
-
-    def _lists(self):
-        return self.axes
+    lists_field: ClassVar[str] = "axes"
 
     def _expected(self, operand, mesh):
         self._check_lists(operand, mesh)
         check_reduction(operand, self.reduction)
-        dims = [
-            gather_suffix(d.axes, g, i, mesh, "shard-to-unreduce")
-            for i, (d, g) in enumerate(zip(operand.dims, self.axes, strict=True))
-        ]
+        dims = self._gathered_dims(operand, mesh, "shard-to-unreduce")
         unreduced = mesh_ordered(operand.unreduced + self._all_axes(), mesh)
         return dims, unreduced, self.reduction
 

@@ -36,7 +36,8 @@ from shardonnay.ir.core import Module, Op, Value
 from shardonnay.ir.types import TensorType
 from shardonnay.mesh import Mesh
 from shardonnay.ops.sdy_collectives import AllToAllParam, AllToAllParamList, ListOfAxisRefLists
-from shardonnay.partition.common_axes import add_axis_or_merge, prefix_without_overlap
+from shardonnay.partition.axis_lists import append_or_merge
+from shardonnay.partition.common_axes import prefix_without_overlap
 from shardonnay.partition.insertion import insert_before
 from shardonnay.partition.sharding_access import mesh_of, sharding_of
 from shardonnay.sharding import DimSharding, TensorSharding
@@ -277,7 +278,7 @@ class _CollectiveInserter:
         _pop_back(self.current[dim], ins[start:])
         gathering: list[AxisRef] = []
         for axis in ins[start:]:
-            add_axis_or_merge(gathering, axis, self.mesh)
+            append_or_merge(gathering, axis, self.mesh)
         del ins[start:]
         return gathering
 
@@ -368,8 +369,8 @@ class _CollectiveInserter:
             for axis in axes:
                 self.in_axes[src].append(axis)
                 self.in_set.add(axis)
-                add_axis_or_merge(slicing[src], axis, self.mesh)
-                add_axis_or_merge(self.current[src], axis, self.mesh)
+                append_or_merge(slicing[src], axis, self.mesh)
+                append_or_merge(self.current[src], axis, self.mesh)
         available: AxisList = []
         for dim in range(self.rank):
             ins, outs = self.in_axes[dim], self.out_axes[dim]
@@ -387,8 +388,8 @@ class _CollectiveInserter:
                     k += 1
                     continue
                 found = True
-                add_axis_or_merge(slicing[dim], within, self.mesh)
-                add_axis_or_merge(self.current[dim], within, self.mesh)
+                append_or_merge(slicing[dim], within, self.mesh)
+                append_or_merge(self.current[dim], within, self.mesh)
                 if not ins and k == 0:
                     del outs[k]
                 else:
@@ -404,8 +405,8 @@ class _CollectiveInserter:
         def consume(axis: AxisRef, dim: int) -> None:
             nonlocal found
             found = True
-            add_axis_or_merge(slicing[dim], axis, self.mesh)
-            add_axis_or_merge(self.current[dim], axis, self.mesh)
+            append_or_merge(slicing[dim], axis, self.mesh)
+            append_or_merge(self.current[dim], axis, self.mesh)
 
         self._distribute_within_capacity(False, lambda dim: available, consume)
         self._index_out_axes()
@@ -469,7 +470,7 @@ class _CollectiveInserter:
                 if within is None:
                     break
                 outs.pop(0)
-                add_axis_or_merge(current, within, self.mesh)
+                append_or_merge(current, within, self.mesh)
                 if remainder is not None:
                     outs.insert(0, remainder)
             available_out.extend(outs)
@@ -493,7 +494,7 @@ class _CollectiveInserter:
         self._index_out_axes()
         for ins, current in zip(self.in_axes, self.current, strict=True):
             for axis in ins:
-                add_axis_or_merge(current, axis, self.mesh)
+                append_or_merge(current, axis, self.mesh)
 
     def try_collective_permute(self) -> None:
         if self._should_permute():
@@ -525,8 +526,8 @@ class _CollectiveInserter:
         tgt_in = self.in_axes[tgt]
         axes: list[AxisRef] = []
         for axis in moved:
-            add_axis_or_merge(axes, axis, self.mesh)
-            add_axis_or_merge(self.current[tgt], axis, self.mesh)
+            append_or_merge(axes, axis, self.mesh)
+            append_or_merge(self.current[tgt], axis, self.mesh)
             self.in_set.discard(axis)
             if not tgt_in and tgt_out and tgt_out[0] == axis:
                 tgt_out.pop(0)

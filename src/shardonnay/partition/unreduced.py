@@ -21,7 +21,8 @@ from shardonnay.errors import ShardingError
 from shardonnay.ir.core import Op, Value
 from shardonnay.mesh import Mesh
 from shardonnay.ops.sdy_collectives import AxisRefList, ListOfAxisRefLists
-from shardonnay.partition.common_axes import add_axis_or_merge, prefix_without_overlap
+from shardonnay.partition.axis_lists import mesh_ordered
+from shardonnay.partition.common_axes import prefix_without_overlap
 from shardonnay.partition.insertion import (
     all_reduce,
     insert_after_value,
@@ -36,7 +37,6 @@ __all__ = [
     "all_reduce_to_target",
     "axis_set_diff",
     "reshard_to_unreduced_collectives",
-    "sort_and_merge",
 ]
 
 
@@ -61,14 +61,6 @@ def axis_set_diff(axes: Sequence[AxisRef], remove: Sequence[AxisRef], mesh: Mesh
                 result.append(prefix)
             piece = piece.suffix_without_overlap(other, mesh)
     return result
-
-
-def sort_and_merge(axes: Sequence[AxisRef], mesh: Mesh) -> list[AxisRef]:
-    """`axes` in mesh order, consecutive sub-axes merged."""
-    merged: list[AxisRef] = []
-    for axis in sorted(axes, key=lambda a: a.mesh_sort_key(mesh)):
-        add_axis_or_merge(merged, axis, mesh)
-    return merged
 
 
 def all_reduce_to_target(
@@ -150,7 +142,7 @@ def reshard_to_unreduced_collectives(op: Op, meshes: dict[str, Mesh]) -> bool:
     assert block is not None
     replicated_axes = axis_set_diff(added, sharded_axes, mesh)
     if replicated_axes:
-        unreduced = sort_and_merge([*in_sharding.unreduced, *replicated_axes], mesh)
+        unreduced = mesh_ordered([*in_sharding.unreduced, *replicated_axes], mesh)
         sharding = TensorSharding(
             in_sharding.mesh, in_sharding.dims, out_sharding.replicated, tuple(unreduced)
         )

@@ -77,6 +77,7 @@ from shardonnay.propagation.factor_propagation import (
     AggressiveFactorPropagation,
     BasicFactorPropagation,
     FactorPropagation,
+    OpPropagationResult,
     PropagationDirection,
     propagate_op,
 )
@@ -868,35 +869,14 @@ class _Driver:
             )
             if outcome is None or not outcome[4]:
                 return False
-            new_operands, new_results, updated_operands, updated_results, _ = outcome
-            for v, new, did in zip(operands, new_operands, updated_operands, strict=True):
-                if did:
-                    self._update(v, new, notify)
-            for i, (v, new, did) in enumerate(
-                zip(results, new_results, updated_results, strict=True)
-            ):
-                if did:
-                    if set_results is None:
-                        self._update(v, new, notify)
-                        continue
-                    set_results(i, new)
-            return True
-        common = self._common_mesh([*old_operands, *old_results])
-        if common is None:
-            return False
-        ref, mesh = common
-        step = propagate_op(
-            old_operands,
-            old_results,
-            rule,
-            mesh,
-            ref,
-            strategy=self.factor_propagation,
-            direction=directions,
-            is_elementwise=is_elementwise,
-            conservative=conservative,
-        )
-        if self.recorder is not None:
+            new_operands, new_results, updated_operands, updated_results, any_updated = outcome
+        else:
+            meshed = self._propagate_op(
+                old_operands, old_results, rule, directions, is_elementwise, conservative
+            )
+            if meshed is None:
+                return False
+            mesh, step = meshed
             result_refs = (
                 [self._result_ref]
                 if self._result_ref is not None
@@ -910,18 +890,46 @@ class _Driver:
                 mesh=mesh,
                 outcome=step,
             )
-        for v, new, did in zip(operands, step.operands, step.updated_operands, strict=True):
+            new_operands, new_results = step.operands, step.results
+            updated_operands, updated_results = step.updated_operands, step.updated_results
+            any_updated = step.any_updated
+        for v, new, did in zip(operands, new_operands, updated_operands, strict=True):
             if did:
                 self._update(v, new, notify)
-        for i, (v, new, did) in enumerate(
-            zip(results, step.results, step.updated_results, strict=True)
-        ):
+        for i, (v, new, did) in enumerate(zip(results, new_results, updated_results, strict=True)):
             if did:
                 if set_results is None:
                     self._update(v, new, notify)
                     continue
                 set_results(i, new)
-        return step.any_updated
+        return any_updated
+
+    def _propagate_op(
+        self,
+        old_operands: list[TensorSharding | None],
+        old_results: list[TensorSharding | None],
+        rule: OpShardingRule,
+        directions: Directions,
+        is_elementwise: bool,
+        conservative: bool,
+    ) -> tuple[Mesh, OpPropagationResult] | None:
+        """(the common mesh, `propagate_op`'s step) on these shardings; None
+        when they are on different meshes."""
+        common = self._common_mesh([*old_operands, *old_results])
+        if common is None:
+            return None
+        ref, mesh = common
+        return mesh, propagate_op(
+            old_operands,
+            old_results,
+            rule,
+            mesh,
+            ref,
+            strategy=self.factor_propagation,
+            direction=directions,
+            is_elementwise=is_elementwise,
+            conservative=conservative,
+        )
 
     def _step_outcome(
         self,
@@ -953,21 +961,12 @@ class _Driver:
         entry = self._memo.get(key)
         if entry is not None:
             return entry[0]
-        common = self._common_mesh([*old_operands, *old_results])
+        meshed = self._propagate_op(
+            old_operands, old_results, rule, directions, is_elementwise, conservative
+        )
         outcome = None
-        if common is not None:
-            ref, mesh = common
-            step = propagate_op(
-                old_operands,
-                old_results,
-                rule,
-                mesh,
-                ref,
-                strategy=self.factor_propagation,
-                direction=directions,
-                is_elementwise=is_elementwise,
-                conservative=conservative,
-            )
+        if meshed is not None:
+            step = meshed[1]
             distinct = self._distinct
             outcome = (
                 [
