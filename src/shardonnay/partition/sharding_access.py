@@ -21,7 +21,7 @@ from __future__ import annotations
 from shardonnay.ir.core import Block, Func, Op, Value
 from shardonnay.ir.types import TensorType
 from shardonnay.mesh import Mesh
-from shardonnay.propagation.driver import erase_manual_axes
+from shardonnay.propagation.data_flow import erase_manual_axes
 from shardonnay.sharding import DimSharding, TensorSharding, TensorShardingPerValue
 
 __all__ = [

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 
 from shardonnay.ir.core import Func, Module, Op, Value
 from shardonnay.ir.types import Type
-from shardonnay.propagation.driver import erase_dead_ops
+from shardonnay.propagation.module_edits import erase_dead_ops
 from shardonnay.propagation.pipeline import (
     remove_sharding_groups,
     remove_size_one_axes,

@@ -54,7 +54,7 @@ from shardonnay.ir.core import Block, Func, Module, Op, Value
 from shardonnay.ir.types import TensorType
 from shardonnay.mesh import Mesh
 from shardonnay.ops.registry import mark_inherent
-from shardonnay.propagation.driver import erase_manual_axes
+from shardonnay.propagation.data_flow import erase_manual_axes
 from shardonnay.sharding import TensorSharding, TensorShardingPerValue
 
 __all__ = [

@@ -64,15 +64,19 @@ import contextlib
 import functools
 import gc
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from shardonnay.errors import ShardingError
 from shardonnay.ir.core import Block, Func, Module, Op, Value
 from shardonnay.ir.types import TensorType
 from shardonnay.mesh import Mesh
-from shardonnay.ops.elementwise import ElementwiseOp
-from shardonnay.ops.registry import is_registered, lookup
+from shardonnay.propagation.data_flow import (
+    DATA_FLOW_OPS,
+    DataFlowEdge,
+    add_free_axes,
+    data_flow_edges_of,
+    erase_manual_axes,
+)
 from shardonnay.propagation.factor_propagation import (
     AggressiveFactorPropagation,
     BasicFactorPropagation,
@@ -81,14 +85,26 @@ from shardonnay.propagation.factor_propagation import (
     PropagationDirection,
     propagate_op,
 )
+from shardonnay.propagation.module_edits import drop_sharding_rules, erase_dead_ops
+from shardonnay.propagation.op_priority import (
+    OP_PRIORITY_STAGES,
+    Directions,
+    Item,
+    is_elementwise,
+    union,
+)
 from shardonnay.propagation.rules import RULE_ATTRIBUTE, RuleBuilder, rule_for
 from shardonnay.propagation.sharding_groups import sync_group_members
+from shardonnay.propagation.user_priority import initial_for_priorities, restore_priority
 from shardonnay.propagation.validation import validate_for_propagation
-from shardonnay.sharding import DimSharding, TensorSharding, TensorShardingPerValue
+from shardonnay.propagation.write_back import SHARDING, write_back
+from shardonnay.sharding import TensorSharding, TensorShardingPerValue
 from shardonnay.sharding_rule import OpShardingRule
 
 __all__ = [
+    "DATA_FLOW_OPS",
     "DataFlowEdge",
+    "Strategy",
     "add_free_axes",
     "cyclic_gc_paused",
     "drop_sharding_rules",
@@ -98,23 +114,12 @@ __all__ = [
     "propagate",
 ]
 
-SHARDING = "sdy.sharding"
-
 _BARRIER_DIRECTIONS = {
     "NONE": PropagationDirection.NONE,
     "FORWARD": PropagationDirection.FORWARD,
     "BACKWARD": PropagationDirection.BACKWARD,
     "BOTH": PropagationDirection.BOTH,
 }
-
-DATA_FLOW_OPS = (
-    "stablehlo.while",
-    "stablehlo.case",
-    "stablehlo.if",
-    "stablehlo.optimization_barrier",
-    "sdy.named_computation",
-    "sdy.manual_computation",
-)
 
 Strategy = Literal["basic", "aggressive", "op-priority", "user-priority"]
 
@@ -215,195 +220,6 @@ def propagate(
         return copy
 
 
-def drop_sharding_rules(module: Module) -> None:
-    """Removes, in place, every `sdy.sharding_rule` that is not custom (as
-    Shardy's propagation passes do without `keep-sharding-rules=true`, and
-    its pipeline's last step, `sdy-drop-sharding-rules`)."""
-    for op in module.walk():
-        rule = op.attributes.get(RULE_ATTRIBUTE)
-        if isinstance(rule, OpShardingRule) and not rule.is_custom:
-            del op.attributes[RULE_ATTRIBUTE]
-
-
-@dataclass(eq=False)
-class DataFlowEdge:
-    """Values that share one sharding (`targets`, the first is the owner) and
-    the values that flow into them (`sources`, the operands `source_uses` of
-    the data-flow op or of its regions' terminators)."""
-
-    sources: list[Value]
-    targets: list[Value]
-    source_uses: list[tuple[Op, int]] = field(repr=False)
-    # The owner's sharding as its sources see it, and back (manual computations:
-    # the body sees its arguments without the manual axes, the outside sees
-    # the results with them).
-    to_sources: Callable[[TensorSharding], TensorSharding] | None = field(default=None, repr=False)
-    from_sources: Callable[[TensorSharding], TensorSharding] | None = field(
-        default=None, repr=False
-    )
-
-    @property
-    def owner(self) -> Value:
-        return self.targets[0]
-
-
-def _data_flow_edges(op: Op) -> tuple[list[DataFlowEdge], list[DataFlowEdge]]:
-    """The edges of a data-flow op: those owned by its block arguments (placed
-    first in program order) and those owned by its results (placed after it)."""
-
-    def edge(uses: list[tuple[Op, int]], targets: list[Value]) -> DataFlowEdge:
-        return DataFlowEdge([user.operands[i] for user, i in uses], targets, uses)
-
-    name = op.name
-    if name == "stablehlo.while":
-        cond, body = (r.entry for r in op.regions)
-        ret = body.terminator
-        return [], [
-            edge([(op, i), (ret, i)], [r, body.arguments[i], cond.arguments[i]])
-            for i, r in enumerate(op.results)
-        ]
-    if name in ("stablehlo.case", "stablehlo.if"):
-        rets = [r.entry.terminator for r in op.regions]
-        return [], [edge([(t, i) for t in rets], [r]) for i, r in enumerate(op.results)]
-    if name == "stablehlo.optimization_barrier":
-        return [], [edge([(op, i)], [r]) for i, r in enumerate(op.results)]
-    if name == "sdy.named_computation":
-        body = op.regions[0].entry
-        ret = body.terminator
-        return (
-            [edge([(op, i)], [a]) for i, a in enumerate(body.arguments)],
-            [edge([(ret, i)], [r]) for i, r in enumerate(op.results)],
-        )
-    if name == "sdy.manual_computation":
-        body = op.regions[0].entry
-        ret = body.terminator
-        manual = op.attributes["manual_axes"].names
-        ins, outs = op.attributes["in_shardings"], op.attributes["out_shardings"]
-        arg_edges, result_edges = [], []
-        for i, a in enumerate(body.arguments):
-            e = edge([(op, i)], [a])
-            e.to_sources = functools.partial(add_free_axes, ins[i], manual_axes=manual)
-            e.from_sources = functools.partial(erase_manual_axes, manual_axes=manual)
-            arg_edges.append(e)
-        for i, r in enumerate(op.results):
-            e = edge([(ret, i)], [r])
-            e.to_sources = functools.partial(erase_manual_axes, manual_axes=manual)
-            e.from_sources = functools.partial(add_free_axes, outs[i], manual_axes=manual)
-            result_edges.append(e)
-        return arg_edges, result_edges
-    return [], []
-
-
-def erase_manual_axes(sharding: TensorSharding, manual_axes: Sequence[str]) -> TensorSharding:
-    """`sharding` (of a manual computation's operand or result) as its body sees
-    it: without the manual axes, which lead every dim.
-
-    >>> s = TensorSharding.parse('<@m, [{"x", "y", ?}, {"x"}], replicated={"x", "z"}>')
-    >>> str(erase_manual_axes(s, ["x"]))
-    '#sdy.sharding<@m, [{"y", ?}, {}], replicated={"z"}>'
-    """
-    if not manual_axes:
-        return sharding
-    dims = []
-    for d in sharding.dims:
-        k = 0
-        while k < len(d.axes) and d.axes[k].name in manual_axes:
-            k += 1
-        dims.append(DimSharding(d.axes[k:], d.is_closed, d.priority))
-    return TensorSharding(
-        sharding.mesh,
-        tuple(dims),
-        tuple(a for a in sharding.replicated if a.name not in manual_axes),
-        tuple(a for a in sharding.unreduced if a.name not in manual_axes),
-        sharding.reduction,
-    )
-
-
-def add_free_axes(
-    outer: TensorSharding, sharding: TensorSharding, manual_axes: Sequence[str]
-) -> TensorSharding:
-    """A body's view `sharding` seen from outside a manual computation whose
-    operand or result has the sharding `outer`: every dim gets the manual axes
-    of `outer` (major) then the axes of `sharding`; `replicated`/`unreduced`
-    are those of `outer`.
-
-    >>> outer = TensorSharding.parse('<@m, [{"x", ?}, {}], replicated={"z"}>')
-    >>> str(add_free_axes(outer, TensorSharding.parse('<@m, [{"y"}, {?}]>'), ["x"]))
-    '#sdy.sharding<@m, [{"x", "y"}, {?}], replicated={"z"}>'
-    """
-    dims = []
-    for o, d in zip(outer.dims, sharding.dims, strict=True):
-        k = 0
-        while k < len(o.axes) and o.axes[k].name in manual_axes:
-            k += 1
-        dims.append(DimSharding((*o.axes[:k], *d.axes), d.is_closed, d.priority))
-    return TensorSharding(
-        sharding.mesh, tuple(dims), outer.replicated, outer.unreduced, outer.reduction
-    )
-
-
-# Ops without effects of their own whose nested ops decide whether they have any.
-_RECURSIVE_EFFECT_OPS = (
-    "stablehlo.while",
-    "stablehlo.case",
-    "stablehlo.if",
-    "sdy.named_computation",
-)
-_TERMINATORS = ("stablehlo.return", "sdy.return")
-
-
-def _effect_free(op: Op) -> bool:
-    """Whether `op` has no side effects (so that it may go when unused)."""
-    name = op.name
-    if name in _TERMINATORS or name == "stablehlo.optimization_barrier":
-        return True
-    if name in _RECURSIVE_EFFECT_OPS:
-        return all(
-            _effect_free(inner) for region in op.regions for b in region.blocks for inner in b.ops
-        )
-    if name == "stablehlo.custom_call":
-        return op.attributes.get("has_side_effect") is not True
-    return is_registered(name) and lookup(name).pure
-
-
-def erase_dead_ops(module: Module, *, keep_data_flow_ops: bool = False) -> None:
-    """Erases, in place, every op whose results are all unused and that has no
-    side effects, until none is left (as the rewrite driver of Shardy's
-    propagation passes does before an op could propagate anything).
-    `keep_data_flow_ops`: keep the ops whose results get data-flow edges."""
-
-    def sweep(block: Block) -> bool:
-        changed = False
-        for op in reversed(list(block.ops)):
-            for region in op.regions:
-                for inner in region.blocks:
-                    changed |= sweep(inner)
-            if (
-                op is not block.terminator
-                and not any(r.uses for r in op.results)
-                and not (keep_data_flow_ops and op.name in DATA_FLOW_OPS and op.results)
-                and _effect_free(op)
-            ):
-                op.erase()
-                changed = True
-        return changed
-
-    for func in module.functions:
-        if func.is_declaration:
-            continue
-        while sweep(func.body):
-            pass
-
-
-def _is_elementwise(op: Op) -> bool:
-    """Ops Shardy treats as elementwise (no sideways propagation between operands)."""
-    if op.name in ("stablehlo.compare", "stablehlo.select", "stablehlo.clamp"):
-        return True
-    if op.name == "stablehlo.bitcast_convert":
-        return op.operands[0].type.shape == op.results[0].type.shape
-    return isinstance(lookup(op.name), ElementwiseOp)
-
-
 @functools.lru_cache(maxsize=4096)
 def _identity_rule_of_shape(shape: tuple[int, ...], operands: int) -> OpShardingRule:
     return RuleBuilder([shape] * operands, [shape]).add_pointwise(shape).build()
@@ -411,14 +227,6 @@ def _identity_rule_of_shape(shape: tuple[int, ...], operands: int) -> OpSharding
 
 def _identity_rule(t: TensorType, operands: int = 1) -> OpShardingRule:
     return _identity_rule_of_shape(tuple(t.shape), operands)
-
-
-def _walk_block(block: Block) -> Iterator[Op]:
-    for op in block.ops:
-        yield from op.walk()
-
-
-Item = Op | DataFlowEdge
 
 
 class _OpItem:
@@ -441,8 +249,8 @@ class _OpItem:
         self.stage_directions: list[Directions] | None = None
 
 
-# The direction of each factor of a rule.
-Directions = tuple[PropagationDirection, ...]
+# Where a sharding is kept: a value, or a function's result (function, index).
+_Ref = Value | tuple[Func, int]
 
 
 class _Driver:
@@ -524,7 +332,7 @@ class _Driver:
     def _walk_with_edges(self, op: Op, data_flow_edges: bool) -> Iterator[Item]:
         edges: tuple[list[DataFlowEdge], list[DataFlowEdge]] = ([], [])
         if data_flow_edges and op.name in DATA_FLOW_OPS:
-            edges = _data_flow_edges(op)
+            edges = data_flow_edges_of(op)
             for edge in (*edges[0], *edges[1]):
                 self._add_edge(edge)
         elif op.name == "stablehlo.while":
@@ -592,7 +400,7 @@ class _Driver:
         try:
             return self._elementwise[op]
         except KeyError:
-            return self._elementwise.setdefault(op, _is_elementwise(op))
+            return self._elementwise.setdefault(op, is_elementwise(op))
 
     def _distinct(self, sharding: TensorSharding) -> TensorSharding:
         """The one object kept for shardings equal to `sharding`."""
@@ -614,23 +422,23 @@ class _Driver:
     def run(self) -> None:
         """Aggressive (or basic) propagation, then the shardings are written back."""
         self._propagate_all()
-        self._write_back()
+        write_back(self.module, self.shardings, self.arg_of)
 
     def run_op_priorities(self) -> None:
-        """Op-priority propagation (see `_op_priority_stages`), written back."""
+        """Op-priority propagation (see `shardonnay.propagation.op_priority`), written back."""
         self._propagate_op_priorities()
-        self._write_back()
+        write_back(self.module, self.shardings, self.arg_of)
 
     def run_user_priorities(self) -> None:
         """User-priority propagation: op-priority propagation with only the dims
         of priority 0 (or none) first, then again after restoring the dims of
-        each higher priority in turn (see `_initial_for_priorities`)."""
+        each higher priority in turn (see `shardonnay.propagation.user_priority`)."""
         originals: dict[int, list[tuple[_Ref, TensorSharding]]] = {}
         for ref, sharding in self._all_shardings():
             priorities = {d.priority for d in sharding.dims if d.priority}
             for priority in priorities:
                 originals.setdefault(priority, []).append((ref, sharding))
-            self._set_ref(ref, self._initial_for_priorities(sharding))
+            self._set_ref(ref, initial_for_priorities(sharding, self.meshes))
         self._propagate_op_priorities()
         for priority in sorted(originals):
             if self.recorder is not None:
@@ -638,12 +446,12 @@ class _Driver:
             for ref, original in originals[priority]:
                 current = self._get_ref(ref)
                 if current is not None:
-                    self._set_ref(ref, _restore_priority(current, original, priority))
+                    self._set_ref(ref, restore_priority(current, original, priority))
             self._propagate_op_priorities()
-        self._write_back()
+        write_back(self.module, self.shardings, self.arg_of)
 
     def _propagate_op_priorities(self) -> None:
-        for stage in range(len(_OP_PRIORITY_STAGES)):
+        for stage in range(len(OP_PRIORITY_STAGES)):
             self.stage = stage
             self._propagate_all()
         self.stage = None
@@ -651,7 +459,7 @@ class _Driver:
     def _directions_of(self, item: Item, rule: OpShardingRule) -> Directions:
         """The direction of each factor of `item`'s `rule` in the current stage:
         both ways outside op-priority propagation, else the union of the
-        directions of stages 0..stage (see `_OP_PRIORITY_STAGES`)."""
+        directions of stages 0..stage (see `OP_PRIORITY_STAGES`)."""
         if self.stage is None:
             return self._both_ways(rule.num_factors)
         per_stage = self._directions.get(item)
@@ -663,8 +471,8 @@ class _Driver:
         """The directions of `item`'s factors in each op-priority stage."""
         per_stage = []
         directions = (PropagationDirection.NONE,) * rule.num_factors
-        for heuristic in _OP_PRIORITY_STAGES:
-            directions = tuple(map(_union, directions, heuristic(self, item, rule)))
+        for heuristic in OP_PRIORITY_STAGES:
+            directions = tuple(map(union, directions, heuristic(item, rule)))
             per_stage.append(self._distinct_directions(directions))
         return per_stage
 
@@ -718,24 +526,6 @@ class _Driver:
         else:
             func, i = ref
             func.result_attrs(i)[SHARDING] = sharding
-
-    def _initial_for_priorities(self, sharding: TensorSharding) -> TensorSharding:
-        """`sharding` for the first round: dims of priority 0 (or none) lose
-        their priority; the others become closed and empty, their axes moving
-        to `replicated` (in mesh order)."""
-        dims: list[DimSharding] = []
-        replicated = list(sharding.replicated)
-        for d in sharding.dims:
-            if not d.priority:
-                dims.append(DimSharding(d.axes, d.is_closed))
-            else:
-                replicated.extend(d.axes)
-                dims.append(DimSharding((), True))
-        mesh = sharding.mesh if isinstance(sharding.mesh, Mesh) else self.meshes[sharding.mesh]
-        replicated.sort(key=lambda a: a.mesh_sort_key(mesh))
-        return TensorSharding(
-            sharding.mesh, tuple(dims), tuple(replicated), sharding.unreduced, sharding.reduction
-        )
 
     def _sweep(self) -> bool:
         stack = self._stack = list(reversed(self.order))
@@ -1071,197 +861,3 @@ class _Driver:
         for op, rule in self.rules.items():
             if rule is not None and RULE_ATTRIBUTE not in op.attributes:
                 op.attributes[RULE_ATTRIBUTE] = rule
-
-    def _write_back(self) -> None:
-        for v, (func, i) in self.arg_of.items():
-            s = self.shardings.get(v)
-            if s is not None:
-                func.arg_attrs(i)[SHARDING] = s
-        for func in self.module.functions:
-            if "res_attrs" in func.op.attributes and not any(func.op.attributes["res_attrs"]):
-                del func.op.attributes["res_attrs"]
-            if "arg_attrs" in func.op.attributes and not any(func.op.attributes["arg_attrs"]):
-                del func.op.attributes["arg_attrs"]
-        for op in self.module.walk():
-            if op.name in ("sdy.sharding_constraint", "sdy.reshard"):
-                op.attributes["sharding"] = self.shardings[op.results[0]]
-                continue
-            if op.name == "sdy.named_computation":
-                self._write_named_computation(op)
-                continue
-            if op.name == "sdy.manual_computation":
-                self._write_manual_computation(op)
-                continue
-            shardings = [self.shardings.get(r) for r in op.results]
-            first = next((s for s in shardings if s is not None), None)
-            if first is None:
-                continue
-            filled = [
-                s if s is not None else _open(first.mesh, r.type)
-                for s, r in zip(shardings, op.results, strict=True)
-            ]
-            op.attributes[SHARDING] = TensorShardingPerValue(tuple(filled))
-
-    def _write_named_computation(self, op: Op) -> None:
-        for key, values in (
-            ("in_shardings", op.regions[0].entry.arguments),
-            ("out_shardings", op.results),
-        ):
-            shardings = [self.shardings.get(v) for v in values]
-            first = next((s for s in shardings if s is not None), None)
-            if first is None:
-                continue
-            op.attributes[key] = TensorShardingPerValue(
-                tuple(
-                    s if s is not None else _open(first.mesh, v.type)
-                    for s, v in zip(shardings, values, strict=True)
-                )
-            )
-
-    def _write_manual_computation(self, op: Op) -> None:
-        manual = op.attributes["manual_axes"].names
-        ins = op.attributes["in_shardings"]
-        args = op.regions[0].entry.arguments
-        op.attributes["in_shardings"] = TensorShardingPerValue(
-            tuple(
-                add_free_axes(outer, s, manual) if (s := self.shardings.get(a)) else outer
-                for outer, a in zip(ins, args, strict=True)
-            )
-        )
-        outs = op.attributes["out_shardings"]
-        op.attributes["out_shardings"] = TensorShardingPerValue(
-            tuple(self.shardings.get(r) or outer for outer, r in zip(outs, op.results, strict=True))
-        )
-
-
-_Ref = Value | tuple[Func, int]
-
-
-def _restore_priority(
-    current: TensorSharding, original: TensorSharding, priority: int
-) -> TensorSharding:
-    """`current` with the dims of `original` that have `priority` put back
-    (without the priority), their axes leaving `replicated`."""
-    dims = list(current.dims)
-    restored: set = set()
-    for k, d in enumerate(original.dims):
-        if d.priority == priority:
-            dims[k] = DimSharding(d.axes, d.is_closed)
-            restored.update(d.axes)
-    return TensorSharding(
-        current.mesh,
-        tuple(dims),
-        tuple(a for a in current.replicated if a not in restored),
-        current.unreduced,
-        current.reduction,
-    )
-
-
-# -- op priorities ---------------------------------------------------------------------
-
-
-def _intersection(a: PropagationDirection, b: PropagationDirection) -> PropagationDirection:
-    if a is b or b is PropagationDirection.BOTH:
-        return a
-    if a is PropagationDirection.BOTH:
-        return b
-    return PropagationDirection.NONE
-
-
-def _union(a: PropagationDirection, b: PropagationDirection) -> PropagationDirection:
-    if a is b or b is PropagationDirection.NONE:
-        return a
-    if a is PropagationDirection.NONE:
-        return b
-    return PropagationDirection.BOTH
-
-
-# Besides the elementwise ops (sharding constraints and reshards among them).
-_PASS_THROUGH_OPS = (
-    "stablehlo.reshape",
-    "stablehlo.transpose",
-    "sdy.sharding_constraint",
-    "sdy.reshard",
-)
-_FORWARD_OPS = ("stablehlo.dynamic_slice", "stablehlo.dynamic_update_slice")
-
-
-def _uses_direction(item: Item, allow_multi_use: bool) -> PropagationDirection:
-    """NONE when an operand (not a scalar) of `item` has more than one use: a
-    conflict could come from (or go to) another use."""
-    if allow_multi_use or isinstance(item, DataFlowEdge):
-        return PropagationDirection.BOTH
-    for v in item.operands:
-        if len(v.uses) != 1 and not (isinstance(v.type, TensorType) and not v.type.shape):
-            return PropagationDirection.NONE
-    return PropagationDirection.BOTH
-
-
-def _pass_through_op(item: Item, allow_multi_use: bool) -> PropagationDirection:
-    if isinstance(item, DataFlowEdge) or _is_elementwise(item) or item.name in _PASS_THROUGH_OPS:
-        return _uses_direction(item, allow_multi_use)
-    if item.name == "stablehlo.custom_call" and item.attributes.get("call_target_name") in (
-        "MoveToDevice",
-        "MoveToHost",
-    ):
-        return _uses_direction(item, allow_multi_use)
-    if item.name in _FORWARD_OPS:
-        return _intersection(_uses_direction(item, allow_multi_use), PropagationDirection.FORWARD)
-    return PropagationDirection.NONE
-
-
-def _pass_through_ops_single_use(driver: _Driver, item: Item, rule: OpShardingRule) -> Directions:
-    """Stage 0: elementwise ops, reshapes, transposes and data-flow edges both
-    ways, dynamic slices (and their updates) forward only, when no operand
-    has other uses."""
-    return (_pass_through_op(item, allow_multi_use=False),) * rule.num_factors
-
-
-def _pass_through_ops(driver: _Driver, item: Item, rule: OpShardingRule) -> Directions:
-    """Stage 1: the same ops, whatever the uses of their operands."""
-    return (_pass_through_op(item, allow_multi_use=True),) * rule.num_factors
-
-
-def _pass_through_factors(driver: _Driver, item: Item, rule: OpShardingRule) -> Directions:
-    """Stage 2: the pass-through factors of every op (broadcasts: backward only)."""
-    if isinstance(item, DataFlowEdge):
-        return (PropagationDirection.BOTH,) * rule.num_factors
-    direction = (
-        PropagationDirection.BACKWARD
-        if item.name == "stablehlo.broadcast_in_dim"
-        else PropagationDirection.BOTH
-    )
-    special = {
-        *rule.reduction_factors,
-        *rule.need_replication_factors,
-        *rule.permutation_factors,
-    }  # the factors whose kind is not pass-through
-    return tuple(
-        PropagationDirection.NONE if f in special else direction for f in range(rule.num_factors)
-    )
-
-
-def _any_but_broadcast_forward(driver: _Driver, item: Item, rule: OpShardingRule) -> Directions:
-    """Stage 3: everything, but broadcasts only backward."""
-    if not isinstance(item, DataFlowEdge) and item.name == "stablehlo.broadcast_in_dim":
-        return (PropagationDirection.BACKWARD,) * rule.num_factors
-    return (PropagationDirection.BOTH,) * rule.num_factors
-
-
-def _any(driver: _Driver, item: Item, rule: OpShardingRule) -> Directions:
-    """Stage 4: everything."""
-    return (PropagationDirection.BOTH,) * rule.num_factors
-
-
-_OP_PRIORITY_STAGES = (
-    _pass_through_ops_single_use,
-    _pass_through_ops,
-    _pass_through_factors,
-    _any_but_broadcast_forward,
-    _any,
-)
-
-
-def _open(mesh: str | Mesh, t: Any) -> TensorSharding:
-    rank = len(t.shape) if isinstance(t, TensorType) else 0
-    return TensorSharding.replicated_on(mesh, rank, is_closed=False)

@@ -64,7 +64,7 @@ from typing import Any
 from shardonnay.axes import AxisRef
 from shardonnay.ir.core import Func, Module, Op, Value
 from shardonnay.mesh import Mesh
-from shardonnay.propagation.driver import DATA_FLOW_OPS
+from shardonnay.propagation.data_flow import DATA_FLOW_OPS
 from shardonnay.propagation.factor_propagation import OpPropagationResult
 from shardonnay.propagation.projection import (
     PrefixStatus,

@@ -34,7 +34,7 @@ from typing import Any
 
 from shardonnay.axes import AxisRef
 from shardonnay.ir.core import Func, Module, Op, Value
-from shardonnay.propagation.driver import DATA_FLOW_OPS
+from shardonnay.propagation.data_flow import DATA_FLOW_OPS
 from shardonnay.propagation.origins import (
     SHARDING,
     Recorder,
