@@ -422,9 +422,17 @@ def test_ops_moving_data_between_shards_compute_the_same(name: str) -> None:
     assert_local_program_computes_the_same(MOVING[name])
 
 
-def test_only_the_dims_that_move_data_are_gathered() -> None:
+def test_only_the_dims_that_move_data_exchange_halos() -> None:
     local = assert_local_program_computes_the_same(MOVING["partial slice of a sharded dim"])
-    assert collectives_in(local) == [("stablehlo.all_gather", 4, 1)]  # dim 0 stays on "x"
+    assert collectives_in(local) == []  # nothing gathered
+    permutes = [op for op in local.walk() if op.name == "stablehlo.collective_permute"]
+    assert permutes
+    for op in permutes:
+        # on <["x"=2, "y"=4]> device d is at x = d // 4: dim 0 stays on "x"
+        pairs = op.attributes["source_target_pairs"].to_numpy()
+        assert all(s // 4 == t // 4 for s, t in pairs)
+        rows, columns = op.operands[0].type.shape
+        assert rows == 4 and columns < 4  # less than a shard of dim 1
 
 
 def test_sorting_along_a_sharded_dim_sorts_the_whole_dim() -> None:

@@ -33,14 +33,21 @@ values live on meshes of one device count:
 
 - uneven shards: a dim of size `d` on `n` shards holds `ceil(d/n)` slots per
   device, the last ones padding (`LocalContext.local_type_for`); collectives
-  whose shards do not nest move through `local_layout.relayout`, reductions
-  and dots mask the padding of reduced dims (`local_reduce`); arguments and
-  results note their global shape (`shardonnay.global_shape`);
-- ops that move data between shards (a partial slice, a pad, concatenate,
-  reverse, sort or window along a sharded dim, an op without a sharding rule,
-  an op whose tensors shard a factor differently): the dims that move data
-  are gathered, the op runs on them whole, and its results are sliced back
-  (`local_factors`);
+  whose shards do not nest fetch only the elements each device lacks
+  (`local_halo.relayout_by_exchange`) where that moves less than
+  `local_layout.relayout`'s gathers; reductions and dots mask the padding of
+  reduced dims (`local_reduce`); arguments and results note their global
+  shape (`shardonnay.global_shape`);
+- ops that move data between shards, where a cheaper exact lowering exists:
+  a slice, pad, reverse or concatenate along a sharded dim exchanges halos
+  (`local_halo.halo`), a dynamic_update_slice of a replicated update selects
+  it into each shard (`local_halo.masked_update`), a cumulative
+  reduce_window gathers one total per shard (`local_reduce.prefix_scan`), a
+  top_k gathers `k` candidates per shard (`local_reduce.merged_top_k`);
+- other ops that move data between shards (a sort or window along a sharded
+  dim, an op without a sharding rule, an op whose tensors shard a factor
+  differently): the dims that move data are gathered, the op runs on them
+  whole, and its results are sliced back (`local_factors`);
 - partial values are tracked (`LocalContext.partial`): an `sdy.all_reduce`
   combines them with the reduction that left them (Shardy always sums), and
   is a no-op where the value is already whole (an argmax reduced in two
@@ -94,6 +101,7 @@ from shardonnay.partition.local_factors import (
     rule_of,
     whole_plan,
 )
+from shardonnay.partition.local_halo import HALO_OPS, halo, masked_update
 from shardonnay.partition.local_layout import complete, move, sharding_on, spread, to_partial
 from shardonnay.partition.local_ops import localize
 from shardonnay.partition.local_shardings import (
@@ -136,6 +144,14 @@ _WHERE_EVEN = {
     "stablehlo.convolution": local_ops.convolution,
     "stablehlo.gather": local_indexing.gather,
     "stablehlo.scatter": local_indexing.scatter,
+}
+# Lowerings that move less than gathering the dims a factor plan gathers;
+# where they raise PartitionError, the plan runs.
+_CHEAPER_THAN_GATHERING = {
+    **{name: halo for name in HALO_OPS},
+    "stablehlo.dynamic_update_slice": masked_update,
+    "stablehlo.reduce_window": local_reduce.prefix_scan,
+    "chlo.top_k": local_reduce.merged_top_k,
 }
 # Ops whose attributes a factor plan cannot keep: unless even, computed whole.
 _WHOLE_UNLESS_EVEN = (
@@ -449,6 +465,13 @@ class _Conversion:
         if name in _WHOLE_UNLESS_EVEN:
             return lower_with_plan(ctx, op, operands, regions, whole_plan(ctx, op))
         plan = plan_factors(ctx, op, rule_of(op))
+        cheaper = _CHEAPER_THAN_GATHERING.get(name)
+        if cheaper is not None and not plan.is_local:
+            try:
+                with ctx.rollback_on(PartitionError):
+                    return cheaper(ctx, op, operands, regions)
+            except PartitionError:
+                pass
         return lower_with_plan(ctx, op, operands, regions, plan, planned_attributes(ctx, op, plan))
 
     def _factors_agree(self, op: Op) -> bool:

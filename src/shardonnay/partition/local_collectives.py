@@ -22,7 +22,8 @@ Each `sdy.<collective>` of the global program becomes what Shardy's
 With uneven shards, a gather, slice or all-to-all whose shards do not make up
 whole buffers of the other side (e.g. gathering `{"y"}` of `[{"x", "y"}]` on a
 dim of 6 over `"x"=2, "y"=4`: 8 slots per `"x"` group, 3 wanted) moves the
-value with `local_layout.relayout` instead.
+value with `local_halo.relayout_by_exchange` (each device fetches what it
+lacks) or, where that moves no less, `local_layout.relayout`.
 
 Replica groups list, per group, the devices in the order of their shard index
 along the axes; groups come in the order of their first device, e.g. on
@@ -38,6 +39,7 @@ from itertools import pairwise
 import numpy as np
 
 from shardonnay.axes import AxisRef
+from shardonnay.errors import PartitionError
 from shardonnay.ir.attributes import UNIT, DenseElementsAttr
 from shardonnay.ir.core import Op, Value
 from shardonnay.ir.types import TensorType
@@ -50,6 +52,7 @@ from shardonnay.partition.local_context import (
     local_size,
     partition_error,
 )
+from shardonnay.partition.local_halo import relayout_by_exchange
 from shardonnay.partition.local_layout import (
     complete,
     relayout,
@@ -108,7 +111,12 @@ def permute_pairs(
 def _moved(ctx: LocalContext, op: Op, x: Value) -> Value:
     """`x` moved from its operand's sharding to the result's (any shards)."""
     source, result = op.operands[0], op.results[0]
-    return relayout(ctx, x, ctx.sharded_axes(source), ctx.sharded_axes(result), source.type.shape)
+    before, after, shape = ctx.sharded_axes(source), ctx.sharded_axes(result), source.type.shape
+    try:
+        with ctx.rollback_on(PartitionError):
+            return relayout_by_exchange(ctx, x, before, after, shape, op)
+    except PartitionError:
+        return relayout(ctx, x, before, after, shape)
 
 
 def all_gather(ctx: LocalContext, op: Op, x: Value) -> Value:

@@ -186,7 +186,30 @@ def relayout(
     moving between dims is free when it is sliced.
     """
     mesh = mesh or ctx.mesh
-    moves: list[tuple[int, Axes, Axes, int]] = []  # dim, gathered, added, size of the whole
+    moves = relayout_moves(source, target, shape, mesh)
+    for dim, gathered, _, whole in moves:
+        if gathered:
+            x = all_gather_dim(ctx, x, dim, gathered, mesh)
+            if x.type.shape[dim] > whole:
+                x = ctx.slice(x, dim, 0, whole)
+    for dim, _, added, whole in moves:
+        if added:
+            cut = [added if d == dim else () for d in range(len(shape))]
+            sizes = list(x.type.shape)
+            sizes[dim] = -(-whole // axes_size(added, mesh))
+            x = ctx.dynamic_slice_for_axes(x, cut, x.type.with_shape(tuple(sizes)), mesh)
+    return x
+
+
+def relayout_moves(
+    source: Sequence[Sequence[AxisRef]],
+    target: Sequence[Sequence[AxisRef]],
+    shape: Sequence[int],
+    mesh: Mesh,
+) -> list[tuple[int, Axes, Axes, int]]:
+    """Per dim that `relayout` changes: (dim, axes gathered, axes sliced, size
+    of the whole between them)."""
+    moves: list[tuple[int, Axes, Axes, int]] = []
     for dim, (src, dst) in enumerate(zip(source, target, strict=True)):
         src, dst = tuple(src), tuple(dst)
         if src == dst:
@@ -203,18 +226,26 @@ def relayout(
         if prefix and not nests:
             gathered, added, whole = src, dst, shape[dim]
         moves.append((dim, gathered, added, whole))
-    for dim, gathered, _, whole in moves:
+    return moves
+
+
+def relayout_received(
+    local: Sequence[int],
+    source: Sequence[Sequence[AxisRef]],
+    target: Sequence[Sequence[AxisRef]],
+    shape: Sequence[int],
+    mesh: Mesh,
+) -> int:
+    """The elements each device receives in `relayout` of a value of local
+    shape `local` (its all_gathers, in order)."""
+    sizes = list(local)
+    received = 0
+    for dim, gathered, _, whole in relayout_moves(source, target, shape, mesh):
         if gathered:
-            x = all_gather_dim(ctx, x, dim, gathered, mesh)
-            if x.type.shape[dim] > whole:
-                x = ctx.slice(x, dim, 0, whole)
-    for dim, _, added, whole in moves:
-        if added:
-            cut = [added if d == dim else () for d in range(len(shape))]
-            sizes = list(x.type.shape)
-            sizes[dim] = -(-whole // axes_size(added, mesh))
-            x = ctx.dynamic_slice_for_axes(x, cut, x.type.with_shape(tuple(sizes)), mesh)
-    return x
+            n = axes_size(gathered, mesh)
+            received += (n - 1) * int(np.prod(sizes, dtype=np.int64))
+            sizes[dim] = min(sizes[dim] * n, whole)
+    return received
 
 
 def move(

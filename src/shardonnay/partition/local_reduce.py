@@ -18,7 +18,10 @@ makes that exact:
   leading dim and reduces them again: the result is complete, and the
   `sdy.all_reduce` after it has nothing left to do. That takes a body whose
   init combined with itself is the init; otherwise the reduced dims are
-  gathered and reduced whole.
+  gathered and reduced whole;
+- a cumulative `reduce_window` (a prefix sum, max, ...) along a sharded dim
+  scans each shard and adds the totals of the shards before it
+  (`prefix_scan`): one slot per device moves, not the dim.
 """
 
 from __future__ import annotations
@@ -27,9 +30,18 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from shardonnay.ir.attributes import DenseArrayAttr
+from shardonnay.ir.attributes import DenseArrayAttr, DenseElementsAttr
 from shardonnay.ir.core import Op, Region, Value
-from shardonnay.partition.local_context import I64, LocalContext, Partial, is_uneven
+from shardonnay.ir.types import TensorType
+from shardonnay.ops.linalg import i64_list, padding_pairs
+from shardonnay.partition.local_context import (
+    I64,
+    LocalContext,
+    Partial,
+    axes_index,
+    is_uneven,
+    partition_error,
+)
 from shardonnay.partition.local_factors import (
     FactorPlan,
     copy_region,
@@ -37,7 +49,7 @@ from shardonnay.partition.local_factors import (
     plan_factors,
     rule_of,
 )
-from shardonnay.partition.local_layout import IDEMPOTENT, IDENTITIES, all_gather_dim
+from shardonnay.partition.local_layout import IDEMPOTENT, IDENTITIES, all_gather_dim, move
 
 _SCALAR_BODIES = (
     "stablehlo.add",
@@ -190,3 +202,162 @@ def _init_is_idempotent(ctx: LocalContext, op: Op) -> bool:
         if not np.all(same):
             return False
     return True
+
+
+def _literal(value: Value) -> np.ndarray | None:
+    """The literal of a constant, or of a scalar constant broadcast."""
+    op = value.op
+    if op is not None and op.name == "stablehlo.broadcast_in_dim" and not op.operands[0].type.shape:
+        return constant_value(op.operands[0])
+    return constant_value(value)
+
+
+def _scan_dim(ctx: LocalContext, op: Op) -> tuple[int, str] | None:
+    """(dim, reduction) of a `reduce_window` that is an inclusive prefix scan
+    along one sharded dim (window the whole dim, padded by all but one in
+    front, from the identity), pointwise along the others; else None."""
+    if len(op.operands) != 2 or ctx.sharded_axes(op.operands[0]) != ctx.sharded_axes(op.results[0]):
+        return None
+    kind = reduction_of(op.regions[0])
+    if kind not in _SCALAR_BODIES or kind not in IDENTITIES:
+        return None
+    literal = _literal(op.operands[1])
+    neutral = IDENTITIES[kind](np.dtype(op.operands[1].type.dtype))
+    if literal is None or not np.all(literal == neutral):
+        return None
+    shape = op.operands[0].type.shape
+    rank = len(shape)
+    window = i64_list(op, "window_dimensions")
+    ones = (1,) * rank
+    if any(
+        i64_list(op, key, ones) != ones
+        for key in ("window_strides", "base_dilations", "window_dilations")
+    ):
+        return None
+    padding = [tuple(p) for p in padding_pairs(op, rank)]
+    axes = ctx.sharded_axes(op.operands[0])
+    scans = [d for d in range(rank) if (window[d], padding[d]) != (1, (0, 0))]
+    if len(scans) != 1:
+        return None
+    (d,) = scans
+    if not axes[d] or window[d] != shape[d] or padding[d] != (shape[d] - 1, 0):
+        return None
+    return d, kind
+
+
+def prefix_scan(ctx: LocalContext, op: Op, operands, regions) -> list[Value]:
+    """A cumulative `reduce_window` (sum, max, ...) along a sharded dim: each
+    device scans its shard, the shards' totals are gathered (one slot per
+    device), and each device combines the totals of the shards before its own
+    into its scan. Raises PartitionError for other windows."""
+    found = _scan_dim(ctx, op)
+    if found is None:
+        raise partition_error(op, "not a prefix scan along a sharded dim")
+    d, kind = found
+    source = op.operands[0]
+    axes = ctx.sharded_axes(source)[d]
+    x, init = operands
+    local = x.type
+    c = local.shape[d]
+    element = local.element_type
+    neutral = ctx.scalar(IDENTITIES[kind](np.dtype(local.dtype)), element)
+    x = _mask_reduced(ctx, source, x, [d], lambda: neutral)
+    window = list(i64_list(op, "window_dimensions"))
+    window[d] = c
+    pairs = np.array([(c - 1, 0) if e == d else (0, 0) for e in range(len(window))], np.int64)
+    attrs = dict(
+        op.attributes,
+        window_dimensions=DenseArrayAttr(I64, tuple(window)),
+        padding=DenseElementsAttr.from_numpy(pairs, TensorType(pairs.shape, I64)),
+    )
+    scanned = ctx.op(op.name, [x, init], [local], attrs, regions, op.location).results[0]
+    total = ctx.slice(scanned, d, c - 1, c)
+    totals = all_gather_dim(ctx, total, d, axes)
+    positions = totals.type.with_element_type(I64)
+    iota = ctx.value("stablehlo.iota", [], positions, {"iota_dimension": ctx.i64_attr(d)})
+    mine = ctx.table_entry(
+        [axes_index(dev, axes, ctx.mesh) for dev in range(ctx.num_devices)], ctx.partition_id()
+    )
+    before = ctx.compare(iota, ctx.broadcast(mine, positions), "LT")
+    kept = ctx.value(
+        "stablehlo.select", [before, totals, ctx.broadcast(neutral, totals.type)], totals.type
+    )
+    summed_shape = tuple(n for e, n in enumerate(totals.type.shape) if e != d)
+    summed = ctx.op(
+        "stablehlo.reduce",
+        [kept, neutral],
+        [totals.type.with_shape(summed_shape)],
+        {"dimensions": DenseArrayAttr(I64, (d,))},
+        [ctx.binary_region(element, kind)],
+    ).results[0]
+    offset = ctx.broadcast(summed, local, [e for e in range(len(local.shape)) if e != d])
+    return [ctx.value(kind, [offset, scanned], local)]
+
+
+def merged_top_k(ctx: LocalContext, op: Op, operands, regions) -> list[Value]:
+    """`chlo.top_k` along an evenly sharded last dim: each device takes the
+    top `k` of its shard (indices made global), the candidates of the shards
+    are gathered (`k` per device, not the dim), and the top `k` of those is
+    the result; the indices follow the values they came with. Exact because
+    top_k orders by a total order and, among equal elements, prefers the
+    lower index, which is also the earlier candidate. Raises PartitionError
+    for uneven shards or shards holding fewer than `k` elements."""
+    source = op.operands[0]
+    axes = ctx.sharded_axes(source)
+    rank = len(source.type.shape)
+    last = rank - 1
+    x = operands[0]
+    local = x.type
+    k = op.attributes["k"].value
+    cut = axes[last]
+    if not cut or is_uneven(source.type.shape[last], cut, ctx.mesh) or local.shape[last] < k:
+        raise partition_error(op, "the sharded dim has uneven shards or fewer than k per shard")
+    index_type = op.results[1].type.element_type
+    chosen = (*local.shape[:last], k)
+    attrs = dict(op.attributes)
+    values, indices = ctx.op(
+        op.name,
+        [x],
+        [local.with_shape(chosen), local.with_shape(chosen).with_element_type(index_type)],
+        attrs,
+    ).results
+    offset = ctx.dimension_offset(cut, local.shape[last])
+    if index_type != I64:
+        offset = ctx.convert(offset, index_type)
+    indices = ctx.value(
+        "stablehlo.add", [indices, ctx.broadcast(offset, indices.type)], indices.type
+    )
+    values = all_gather_dim(ctx, values, last, cut)
+    indices = all_gather_dim(ctx, indices, last, cut)
+    count = values.type.shape[last]
+    best, position = ctx.op(
+        op.name,
+        [values],
+        [
+            values.type.with_shape(chosen),
+            values.type.with_shape(chosen).with_element_type(index_type),
+        ],
+        attrs,
+    ).results
+    # the index of each chosen candidate: sum over candidates j of (position == j) * index[j]
+    grid = TensorType((*chosen, count), index_type)
+    lead = list(range(last))
+    picked = ctx.broadcast(position, grid, [*lead, last])
+    iota = ctx.value("stablehlo.iota", [], grid, {"iota_dimension": ctx.i64_attr(rank)})
+    hit = ctx.compare(picked, iota, "EQ")
+    candidates = ctx.broadcast(indices, grid, [*lead, rank])
+    zero = ctx.scalar(0, index_type)
+    kept = ctx.value("stablehlo.select", [hit, candidates, ctx.broadcast(zero, grid)], grid)
+    best_index = ctx.op(
+        "stablehlo.reduce",
+        [kept, zero],
+        [best.type.with_element_type(index_type)],
+        {"dimensions": DenseArrayAttr(I64, (rank,))},
+        [ctx.binary_region(index_type, "stablehlo.add")],
+    ).results[0]
+    held = [*axes[:last], ()]
+    results = []
+    for result, value in zip(op.results, (best, best_index), strict=True):
+        target = ctx.sharded_axes(result)
+        results.append(move(ctx, value, held, ctx.mesh, target, ctx.mesh, result.type.shape))
+    return results

@@ -1,0 +1,472 @@
+"""Slices, pads, reverses and concatenations along sharded dims, moving only
+the elements each device lacks.
+
+These ops move elements along a dim: result position `g` takes operand
+element `f(g)` (or the pad value). Where the operands and the result shard a
+moved dim by the same axes, result shard `k` needs a few elements of a few
+other shards (a halo). Each device sends each neighbour one contiguous window
+of its shard (`stablehlo.collective_permute`, a round per set of disjoint
+pairs), puts its own shard, the windows it received and the fill values side
+by side, and picks its result slots from them with a `stablehlo.gather` whose
+indices it reads from a table indexed by `partition_id`. Dims the op moves but
+nobody shards run the op locally; all this works for uneven shards too.
+
+For example, `stablehlo.slice %x [1:8]` of `tensor<8xf32>` sharded `[{"x"}]`
+on `<["x"=4]>` (2 slots per device, result 7 elements in 2 slots): result
+shard 0 takes `x[1], x[2]`, i.e. slot 1 of its own shard and slot 0 of shard
+1; one collective_permute sends each device's slot 0 to its left neighbour,
+and each device gathers its two slots from `[own 2 slots, received 1 slot]`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from shardonnay.axes import AxisRef
+from shardonnay.ir.attributes import DenseArrayAttr, DenseElementsAttr, StructAttr
+from shardonnay.ir.core import Op, Value
+from shardonnay.ir.types import TensorType
+from shardonnay.ops.linalg import i64_list
+from shardonnay.partition.local_context import (
+    I64,
+    LocalContext,
+    axes_index,
+    axes_size,
+    partition_error,
+)
+from shardonnay.partition.local_layout import relayout_received, replica_groups
+
+# result position -> (operand, operand position), or None for the pad value
+IndexMap = Callable[[int], tuple[int, int] | None]
+HALO_OPS = ("stablehlo.slice", "stablehlo.pad", "stablehlo.reverse", "stablehlo.concatenate")
+
+
+@dataclass(frozen=True)
+class _Move:
+    """How one dim of an op moves elements: result size and the index map."""
+
+    size: int
+    source: IndexMap
+
+
+def halo(ctx: LocalContext, op: Op, operands: Sequence[Value], regions) -> list[Value]:
+    """`op` (see `HALO_OPS`) on local values, exchanging only halos.
+
+    Raises PartitionError where a dim is sharded differently in the operands
+    and the result (the caller falls back to computing it whole)."""
+    data = op.operands[:1] if op.name == "stablehlo.pad" else op.operands
+    xs = list(operands[: len(data)])
+    result = op.results[0]
+    rank = len(result.type.shape)
+    result_axes = ctx.sharded_axes(result)
+    moves = {d: m for d in range(rank) if (m := _move(op, d)) is not None}
+    for d in range(rank):
+        for v in data:
+            if tuple(ctx.sharded_axes(v)[d]) != tuple(result_axes[d]):
+                raise partition_error(op, f"dimension {d} is sharded unlike the result's")
+        if d not in moves and any(v.type.shape[d] != result.type.shape[d] for v in data):
+            raise partition_error(op, f"dimension {d} changes size but moves nothing")
+    fill = operands[1] if op.name == "stablehlo.pad" else None
+    local_dims = [d for d in moves if not result_axes[d]]
+    sharded_dims = [d for d in moves if result_axes[d]]
+    shrinks = op.name in ("stablehlo.slice",)
+    # Local moves first where they shrink the value, last where they grow it.
+    order = (local_dims + sharded_dims) if shrinks else (sharded_dims + local_dims)
+    shapes = [list(v.type.shape) for v in data]
+    for d in order:
+        move = moves[d]
+        if result_axes[d]:
+            x = _exchange(ctx, op, xs, [s[d] for s in shapes], d, move, result_axes[d], fill)
+        else:
+            x = _local(ctx, xs, d, move, fill)
+        xs, shapes = [x], [[*shapes[0][:d], move.size, *shapes[0][d + 1 :]]]
+    if len(xs) != 1:  # a concatenation along no dim is the identity of one operand
+        raise partition_error(op, "several operands but no dim to join them along")
+    expected = ctx.local_type(result, op)
+    if xs[0].type != expected:
+        raise partition_error(op, f"computed {xs[0].type} per device but needs {expected}")
+    return xs
+
+
+def _move(op: Op, dim: int) -> _Move | None:
+    """How `op` moves elements along `dim` (None where it moves none)."""
+    shape = op.operands[0].type.shape
+    if op.name == "stablehlo.slice":
+        start = i64_list(op, "start_indices")[dim]
+        limit = i64_list(op, "limit_indices")[dim]
+        stride = i64_list(op, "strides", (1,) * len(shape))[dim]
+        if (start, limit, stride) == (0, shape[dim], 1):
+            return None
+        size = max(0, -(-(limit - start) // stride))
+        return _Move(size, lambda g: (0, start + g * stride))
+    if op.name == "stablehlo.pad":
+        low = i64_list(op, "edge_padding_low")[dim]
+        high = i64_list(op, "edge_padding_high")[dim]
+        step = i64_list(op, "interior_padding")[dim] + 1
+        n = shape[dim]
+        if (low, high, step) == (0, 0, 1):
+            return None
+        size = low + high + (n - 1) * step + 1 if n else low + high
+
+        def padded(g: int) -> tuple[int, int] | None:
+            i, r = divmod(g - low, step)
+            return (0, i) if g >= low and r == 0 and i < n else None
+
+        return _Move(size, padded)
+    if op.name == "stablehlo.reverse":
+        if dim not in i64_list(op, "dimensions"):
+            return None
+        n = shape[dim]
+        return _Move(n, lambda g: (0, n - 1 - g))
+    if op.name == "stablehlo.concatenate":
+        if dim != op.attributes["dimension"].value:
+            return None
+        bounds = np.cumsum([0, *(v.type.shape[dim] for v in op.operands)])
+
+        def joined(g: int) -> tuple[int, int]:
+            j = int(np.searchsorted(bounds, g, side="right")) - 1
+            return (j, g - int(bounds[j]))
+
+        return _Move(int(bounds[-1]), joined)
+    return None
+
+
+def _local(ctx: LocalContext, xs: Sequence[Value], dim: int, move: _Move, fill) -> Value:
+    """The move along an unsharded `dim`: one local gather of the needed slots."""
+    sizes = [x.type.shape[dim] for x in xs]
+    bases = np.cumsum([0, *sizes])
+    parts = list(xs)
+    fill_slot = int(bases[-1])
+    rows = []
+    for g in range(move.size):
+        found = move.source(g)
+        rows.append(fill_slot if found is None else int(bases[found[0]]) + found[1])
+    if fill_slot in rows:
+        parts.append(_slot(ctx, xs[0], dim, fill))
+    return _pick(ctx, parts, dim, [rows])
+
+
+def _exchange(
+    ctx: LocalContext,
+    op: Op,
+    xs: Sequence[Value],
+    global_sizes: Sequence[int],
+    dim: int,
+    move: _Move,
+    axes,
+    fill,
+) -> Value:
+    """The move along `dim`, sharded by `axes` in the operands and the result."""
+    mesh = ctx.mesh
+    slots = [x.type.shape[dim] for x in xs]  # per operand
+    out_slots = -(-move.size // axes_size(axes, mesh))
+    if not out_slots or not all(slots):
+        raise partition_error(op, f"dimension {dim} is empty")
+    for j, size in enumerate(global_sizes):
+        if any(
+            found is not None and found[0] == j and not 0 <= found[1] < size
+            for found in map(move.source, range(move.size))
+        ):
+            raise partition_error(op, f"dimension {dim} reads outside operand {j}")
+    plan = Exchange(
+        dim,
+        out_slots,
+        lambda device: _positions(axes_index(device, axes, mesh), out_slots, move.size),
+        move.source,
+        _holder(axes, slots, mesh),
+        (axes_size(axes, mesh) - 1) * max(slots),
+    )
+    return exchange(ctx, xs, plan, fill, op)[0]
+
+
+def _positions(k: int, count: int, size: int) -> list[int]:
+    """The global positions of the `count` slots of shard `k` (-1: padding)."""
+    return [g if g < size else -1 for g in range(k * count, (k + 1) * count)]
+
+
+def _holder(axes, slots: Sequence[int], mesh):
+    """(device, operand, position) -> the device among those differing from it
+    only along `axes` that holds the position, and its slot there."""
+    group_of = {d: g for g in replica_groups(axes, mesh) for d in g}
+
+    def holder(device: int, j: int, i: int) -> tuple[int, int]:
+        return group_of[device][i // slots[j]], i % slots[j]
+
+    return holder
+
+
+@dataclass(frozen=True)
+class Exchange:
+    """What each device needs along `dim`: for its `slots` result slots the
+    global positions (`positions(device)`, -1 for padding), each taken from
+    `source(position)` (operand, operand position; None for the fill value),
+    held by `holder(device, operand, operand position)` (device, slot)."""
+
+    dim: int
+    slots: int
+    positions: Callable[[int], list[int]]
+    source: IndexMap
+    holder: Callable[[int, int, int], tuple[int, int]]
+    budget: int  # the most slots a device may receive (what a gather brings)
+
+
+def exchange(
+    ctx: LocalContext, xs: Sequence[Value], plan: Exchange, fill: Value | None, op: Op
+) -> tuple[Value, int]:
+    """Each device's result slots along `plan.dim`, built from its own operands
+    and windows of other devices' (`stablehlo.collective_permute`s, a round
+    per set of disjoint pairs), and the most slots a device receives. Raises
+    PartitionError where that is more than `plan.budget`."""
+    dim, mesh = plan.dim, ctx.mesh
+    if mesh.size != ctx.num_devices:
+        raise partition_error(op, "an exchange runs on the program's devices only")
+    slots = [x.type.shape[dim] for x in xs]
+    devices = list(mesh.device_list)
+    # needs[device]: per result slot, (holder, operand, slot), None (fill) or -1 (padding)
+    needs: dict[int, list] = {}
+    wanted: dict[tuple[int, int, int], list[int]] = {}  # (receiver, sender, operand) -> slots
+    for device in devices:
+        row: list = []
+        for g in plan.positions(device):
+            found = None if g == -1 else plan.source(g)
+            if g == -1 or found is None:
+                row.append(-1 if g == -1 else None)
+                continue
+            j, i = found
+            holder, q = plan.holder(device, j, i)
+            row.append((holder, j, q))
+            if holder != device:
+                wanted.setdefault((device, holder, j), []).append(q)
+        needs[device] = row
+    rounds: list[list[tuple[int, int, int]]] = []
+    width_of = {key: max(q) - min(q) + 1 for key, q in wanted.items()}
+    for key in sorted(wanted, key=lambda t: (t[2], -width_of[t], t[0], t[1])):
+        for r in rounds:
+            if r[0][2] == key[2] and all(key[0] != o[0] and key[1] != o[1] for o in r):
+                r.append(key)
+                break
+        else:
+            rounds.append([key])
+    widths = [max(width_of[key] for key in r) for r in rounds]
+    received = {
+        d: sum(w for r, w in zip(rounds, widths, strict=True) if any(k[0] == d for k in r))
+        for d in devices
+    }
+    most = max(received.values(), default=0)
+    if most > plan.budget:
+        raise partition_error(op, f"dimension {dim} moves more than a gather would")
+    parts = list(xs)
+    bases = list(np.cumsum([0, *slots])[:-1])
+    place: dict[tuple[int, int, int], tuple[int, int]] = {}  # key -> (window's base, its lo)
+    offset = int(sum(slots))
+    for r, width in zip(rounds, widths, strict=True):
+        j = r[0][2]
+        los = {key: min(min(wanted[key]), slots[j] - width) for key in r}
+        table = [0] * ctx.num_devices
+        for key in r:
+            table[key[1]] = los[key]
+        pairs = [(sender, receiver) for receiver, sender, _ in r]
+        x = xs[j]
+        starts = [ctx.i64(0) for _ in x.type.shape]
+        starts[dim] = ctx.table_entry(table, ctx.partition_id())
+        sizes = list(x.type.shape)
+        sizes[dim] = width
+        window = ctx.dynamic_slice(x, starts, sizes)
+        attr = DenseElementsAttr.from_numpy(np.array(pairs), TensorType((len(pairs), 2), I64))
+        parts.append(
+            ctx.value(
+                "stablehlo.collective_permute",
+                [window],
+                window.type,
+                {"channel_handle": ctx.channel_handle(), "source_target_pairs": attr},
+            )
+        )
+        for key in r:
+            place[key] = (offset, los[key])
+        offset += width
+    fill_slot = offset
+    padding_slot = offset + (1 if fill is not None else 0)
+    rows = [[0] * plan.slots for _ in range(ctx.num_devices)]
+    for device, row in needs.items():
+        picks = []
+        for entry in row:
+            if entry == -1:
+                picks.append(padding_slot)
+            elif entry is None:
+                picks.append(fill_slot)
+            else:
+                holder, j, q = entry
+                if holder == device:
+                    picks.append(int(bases[j]) + q)
+                else:
+                    base, lo = place[(device, holder, j)]
+                    picks.append(base + q - lo)
+        rows[device] = picks
+    if fill is not None:
+        parts.append(_slot(ctx, xs[0], dim, fill))
+    if any(-1 in row for row in needs.values()):
+        padding = ctx.scalar(ctx.padding_value(xs[0].type), xs[0].type.element_type)
+        parts.append(_slot(ctx, xs[0], dim, padding))
+    return _pick(ctx, parts, dim, rows), most
+
+
+def _slot(ctx: LocalContext, like: Value, dim: int, scalar: Value) -> Value:
+    """A one-slot-thick block along `dim` of `like`'s other sizes, all `scalar`."""
+    shape = list(like.type.shape)
+    shape[dim] = 1
+    return ctx.broadcast(scalar, like.type.with_shape(tuple(shape)))
+
+
+def _pick(ctx: LocalContext, parts: Sequence[Value], dim: int, rows: Sequence[Sequence[int]]):
+    """The slots `rows[device]` (one row for all when there is one) of `parts`
+    joined along `dim`."""
+    joined = parts[0]
+    if len(parts) > 1:
+        shape = list(parts[0].type.shape)
+        shape[dim] = sum(p.type.shape[dim] for p in parts)
+        joined = ctx.value(
+            "stablehlo.concatenate",
+            list(parts),
+            parts[0].type.with_shape(tuple(shape)),
+            {"dimension": ctx.i64_attr(dim)},
+        )
+    count = len(rows[0])
+    if len(rows) == 1 or all(list(r) == list(rows[0]) for r in rows):
+        row = list(rows[0])
+        if row == list(range(joined.type.shape[dim])):
+            return joined
+        table = np.array(row, np.int64).reshape(count, 1)
+        indices = ctx.constant(table, TensorType((count, 1), I64))
+    else:
+        table = np.array(rows, np.int64)
+        constant = ctx.constant(table, TensorType(table.shape, I64))
+        row = ctx.dynamic_slice(constant, [ctx.partition_id(), ctx.i64(0)], [1, count])
+        indices = ctx.reshape(row, (count, 1))
+    rank = len(joined.type.shape)
+    numbers = StructAttr(
+        "stablehlo.gather",
+        (
+            ("offset_dims", tuple(d for d in range(rank) if d != dim)),
+            ("collapsed_slice_dims", (dim,)),
+            ("start_index_map", (dim,)),
+            ("index_vector_dim", 1),
+        ),
+    )
+    sizes = list(joined.type.shape)
+    sizes[dim] = 1
+    shape = list(joined.type.shape)
+    shape[dim] = count
+    return ctx.value(
+        "stablehlo.gather",
+        [joined, indices],
+        joined.type.with_shape(tuple(shape)),
+        {
+            "dimension_numbers": numbers,
+            "slice_sizes": DenseArrayAttr(I64, tuple(sizes)),
+        },
+    )
+
+
+def relayout_by_exchange(
+    ctx: LocalContext,
+    x: Value,
+    source: Sequence[Sequence[AxisRef]],
+    target: Sequence[Sequence[AxisRef]],
+    shape: Sequence[int],
+    op: Op,
+) -> Value:
+    """`x`, sharded by `source` (global `shape`), sharded by `target` instead,
+    one dim at a time, each device fetching only the elements it lacks.
+
+    A dim moves from axes `S` to axes `T` with the devices that differ from
+    the receiver only along `S` (they hold what it holds along the other
+    dims), so a dim takes its new axes only once no other dim holds them.
+    For example, gathering `{"y":(2)2}` of `[{"y"}]` on a dim of 18 over
+    `"y"=4` (5 slots per device, 9 wanted): device 2 (slots 10..14) needs
+    element 9 of device 1 and 15..17 of device 3, not the whole dim.
+    Raises PartitionError where no such order exists or a device would
+    receive as much as `relayout`'s gathers bring it."""
+    mesh = ctx.mesh
+    budget = relayout_received(x.type.shape, source, target, shape, mesh)
+    spent = 0
+    current = [tuple(a) for a in source]
+    pending = [d for d in range(len(shape)) if current[d] != tuple(target[d])]
+    identity: IndexMap = lambda g: (0, g)  # noqa: E731
+    while pending:
+        free = [
+            d
+            for d in pending
+            if not any(
+                a.overlaps(b)
+                for e, axes in enumerate(current)
+                if e != d
+                for a in axes
+                for b in target[d]
+            )
+        ]
+        if not free:
+            raise partition_error(op, "the axes move between dims in a cycle")
+        d = free[0]
+        held, wanted = current[d], tuple(target[d])
+        count = -(-shape[d] // axes_size(wanted, mesh))
+        plan = Exchange(
+            d,
+            count,
+            lambda device, w=wanted, c=count, n=shape[d]: _positions(
+                axes_index(device, w, mesh), c, n
+            ),
+            identity,
+            _holder(held, [x.type.shape[d]], mesh),
+            (axes_size(held, mesh) - 1) * x.type.shape[d],
+        )
+        other = int(np.prod([n for e, n in enumerate(x.type.shape) if e != d], dtype=np.int64))
+        x, most = exchange(ctx, [x], plan, None, op)
+        spent += most * other
+        if spent >= budget:
+            raise partition_error(op, "gathering moves no more")
+        current[d] = wanted
+        pending.remove(d)
+    return x
+
+
+def masked_update(ctx: LocalContext, op: Op, operands: Sequence[Value], regions) -> list[Value]:
+    """`stablehlo.dynamic_update_slice` of an operand sharded like its result
+    with a replicated update: each device cuts the part of the update that
+    lands in its shard out of the update padded by a shard on both sides and
+    selects it where the update lands; no communication.
+
+    Along a dim of `c` slots per device (all of it where unsharded), slot `t`
+    of the device whose shard starts at `o` is global position `o + t`; it
+    takes `update[o + t - s]` when `s <= o + t < s + u` (`s` the start,
+    clamped to `[0, size - u]` as the op does)."""
+    source, update, result = op.operands[0], op.operands[1], op.results[0]
+    axes = ctx.sharded_axes(source)
+    if any(ctx.sharded_axes(update)) or axes != ctx.sharded_axes(result):
+        raise partition_error(op, "the update is sharded or the result is sharded differently")
+    x, u, starts = operands[0], operands[1], operands[2:]
+    local = x.type
+    rank = len(local.shape)
+    slots = local.shape
+    padded = ctx.pad(u, slots, slots, ctx.padding_value(u.type))
+    positions = local.with_element_type(I64)
+    windows, mask = [], None
+    for d in range(rank):
+        size, length = source.type.shape[d], update.type.shape[d]
+        start = ctx.convert(starts[d], I64) if starts[d].type.element_type != I64 else starts[d]
+        bounds = [ctx.i64(0), start, ctx.i64(size - length)]
+        start = ctx.value("stablehlo.clamp", bounds, start.type)
+        offset = ctx.dimension_offset(axes[d], slots[d]) if axes[d] else ctx.i64(0)
+        shift = ctx.value("stablehlo.subtract", [offset, start], start.type)
+        windows.append(ctx.value("stablehlo.add", [shift, ctx.i64(slots[d])], start.type))
+        iota = ctx.value("stablehlo.iota", [], positions, {"iota_dimension": ctx.i64_attr(d)})
+        index = ctx.value("stablehlo.add", [iota, ctx.broadcast(offset, positions)], positions)
+        low = ctx.compare(index, ctx.broadcast(start, positions), "GE")
+        end = ctx.value("stablehlo.add", [start, ctx.i64(length)], start.type)
+        high = ctx.compare(index, ctx.broadcast(end, positions), "LT")
+        inside = ctx.value("stablehlo.and", [low, high], low.type)
+        mask = inside if mask is None else ctx.value("stablehlo.and", [mask, inside], inside.type)
+    placed = ctx.dynamic_slice(padded, windows, slots)
+    return [ctx.value("stablehlo.select", [mask, placed, x], local)]
