@@ -8,7 +8,8 @@
         [--debug-origins] [--debug-edges]
     shardonnay explain program.mlir %12 [--why-not AXIS]
     shardonnay opt program.mlir --pass-pipeline 'builtin.module(sdy-aggressive-propagate)'
-    shardonnay partition program.mlir [--report] [--simulate [--seed N]] [--no-propagate]
+    shardonnay partition program.mlir [--report] [--simulate [--seed N]] [--devices]
+        [--no-propagate]
 
 Errors in the input are printed as `error: ...` (with the source line and a
 caret for syntax errors) and exit with status 1, without a traceback.
@@ -210,6 +211,13 @@ def _parser() -> argparse.ArgumentParser:
         help="run the partitioned program on every device on random inputs and compare each "
         "output with the unpartitioned program's (status 1 when one differs)",
     )
+    partition.add_argument(
+        "--devices",
+        action="store_true",
+        help="--simulate, and also run the partitioned program on XLA devices through JAX "
+        "(needs the jax extra; on a CPU, set XLA_FLAGS=--xla_force_host_platform_device_count=N "
+        "first) and compare each output with the unpartitioned program's",
+    )
     partition.add_argument("--seed", type=int, default=0, help="seed of the random inputs")
     partition.add_argument(
         "--rtol", type=float, default=1e-5, help="relative tolerance of --simulate (1e-5)"
@@ -350,7 +358,7 @@ def _run_partition(args: argparse.Namespace) -> int:
     verify(module)
     propagate = not args.no_propagate
     result = failure = None
-    if args.simulate:
+    if args.simulate or args.devices:
         try:
             result = check(module, args.seed, rtol=args.rtol, atol=args.atol, propagate=propagate)
         except CheckError as e:
@@ -367,11 +375,50 @@ def _run_partition(args: argparse.Namespace) -> int:
         comments.append(describe_costs(module, explicit, local))
     if result is not None:
         comments.append(result.table())
+    if args.devices and failure is None:
+        line, failure = _compare_on_devices(module, local, args)
+        comments.append(line)
     for block in comments:
         print("\n".join(f"// {line}".rstrip() for line in block.splitlines()))
     if failure is not None:
         raise failure
     return 0
+
+
+def _compare_on_devices(module, local, args: argparse.Namespace):
+    """Runs per-device program `local` on XLA devices on the inputs of
+    `--simulate`; returns a line saying how many outputs match `module`'s, and
+    the `CheckError` of the first that does not (or None)."""
+    import numpy as np
+
+    from shardonnay.errors import CheckError
+    from shardonnay.ir.types import TensorType
+    from shardonnay.partition.program import compare_output
+    from shardonnay.runtime.interpreter import random_inputs, run
+    from shardonnay.runtime.pjrt import run_on_devices
+    from shardonnay.runtime.simulator import device_count
+
+    inputs = random_inputs(module, seed=args.seed)
+    with np.errstate(all="ignore"):
+        expected = run(module, *inputs)
+    got = run_on_devices(local, *inputs)
+    outputs = [
+        compare_output(i, expected[i], got[i], rtol=args.rtol, atol=args.atol)
+        for i, t in enumerate(module.function("main").type.results)
+        if isinstance(t, TensorType)
+    ]
+    line = (
+        f"on {device_count(local)} XLA devices: {sum(o.ok for o in outputs)} of {len(outputs)} "
+        "outputs match the unpartitioned program"
+    )
+    bad = next((o for o in outputs if not o.ok), None)
+    if bad is None:
+        return line, None
+    return line, CheckError(
+        f"output {bad.index} on XLA devices differs from the unpartitioned program's: "
+        f"max abs error {bad.max_abs_error:.3g}; {bad.detail}",
+        bad,
+    )
 
 
 def _run_program(args: argparse.Namespace) -> int:

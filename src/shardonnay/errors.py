@@ -64,6 +64,11 @@ class PartitionError(ShardonnayError):
     whose shardings it cannot realize locally), naming the op and why."""
 
 
+class DeviceUnavailableError(ShardonnayError):
+    """The XLA devices a program needs cannot be had: JAX is not installed, or
+    it sees fewer devices than the program has partitions."""
+
+
 class CheckError(ShardonnayError):
     """A partitioned program whose results differ from the unpartitioned one's,
     naming the first output that differs and by how much. `comparison` is that

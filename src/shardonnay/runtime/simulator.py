@@ -52,11 +52,21 @@ def simulate(
     module docstring. With `poison`, the padding slots of uneven input shards
     hold NaN (floats) or a large sentinel (integers) instead of zeros, so that a
     program which lets padding into its results shows it."""
+    count, per_device = device_inputs(local_module, global_inputs, func=func, poison=poison)
+    devices = ManualDevices(Mesh({"devices": count}), {}, ("devices",))
+    f = local_module.function(func)
+    results = run_devices(local_module, devices, f.op.regions[0], per_device)
+    return global_outputs(local_module, results, func=func)
+
+
+def device_inputs(
+    local_module: Module, global_inputs, *, func: str = "main", poison: bool = True
+) -> tuple[int, list[list[np.ndarray]]]:
+    """The device count of `func` and the buffers each device is handed:
+    `per_device[d][i]` is argument `i` on device `d` (see `simulate`)."""
     f = local_module.function(func)
     shardings = [f.arg_attrs(i).get("sdy.sharding") for i in range(len(f.type.inputs))]
-    result_shardings = [f.result_attrs(i).get("sdy.sharding") for i in range(len(f.type.results))]
     count = device_count(local_module, func)
-    devices = ManualDevices(Mesh({"devices": count}), {}, ("devices",))
     if len(global_inputs) != len(f.type.inputs):
         raise ShardonnayError(
             f"@{func} takes {len(f.type.inputs)} inputs, got {len(global_inputs)}"
@@ -82,7 +92,17 @@ def simulate(
                     f"{buffers[device].shape}, but the argument type is {t}"
                 )
             per_device[device].append(buffers[device])
-    results = run_devices(local_module, devices, f.op.regions[0], per_device)
+    return count, per_device
+
+
+def global_outputs(
+    local_module: Module, results: list[list[np.ndarray]], *, func: str = "main"
+) -> tuple[np.ndarray, ...]:
+    """The global results of `func` from `results[d][r]`, result `r` on device
+    `d` (see `simulate`)."""
+    f = local_module.function(func)
+    result_shardings = [f.result_attrs(i).get("sdy.sharding") for i in range(len(f.type.results))]
+    count = len(results)
     out = []
     for r, (t, sharding) in enumerate(zip(f.type.results, result_shardings, strict=True)):
         if not isinstance(t, TensorType):
@@ -177,4 +197,4 @@ def _global_shape(t: TensorType, sharding: TensorSharding, mesh: Mesh) -> tuple[
     return tuple(n * d.sharded_size(mesh) for n, d in zip(t.shape, sharding.dims, strict=True))
 
 
-__all__ = ["device_count", "simulate"]
+__all__ = ["device_count", "device_inputs", "global_outputs", "simulate"]

@@ -1,0 +1,169 @@
+"""Running a per-device program on real XLA devices, through JAX's PJRT client.
+
+`run_on_devices(local_module, *global_inputs)` is `simulator.simulate` with
+the hardware made real: the output of `shardonnay.partition(module)` (a
+local SPMD program whose StableHLO collectives name their device groups
+explicitly) is compiled by XLA for `n` partitions and executed on `n`
+devices, one partition each, and its results are put back together.
+
+The steps:
+
+1. the program text loses its sharding annotations (`sdy.mesh` ops, every
+   `sdy.*` attribute: jaxlib's `sdy-drop-sharding-and-mesh` pass); `@main`'s
+   arguments and results are marked `mhlo.sharding = "{manual}"` (each device
+   holds its own buffer, XLA's partitioner leaves them alone) and the module
+   gets `mhlo.num_partitions = n`;
+2. XLA compiles it with SPMD partitioning on, partition `d` on the `d`-th of
+   the given devices (whose `stablehlo.partition_id` is then `d`, as in the
+   simulator);
+3. every device is handed the buffers `simulator.device_inputs` gives it
+   (`layout.shard` of each global input, padded where shards are uneven,
+   poisoned padding and filler buffers off a smaller mesh, as in
+   `simulate`), and the results are unsharded by `simulator.global_outputs`.
+
+JAX is an optional dependency (`pip install shardonnay[jax]`), imported on
+first use. On a machine without accelerators, XLA's CPU client can pretend to
+have several devices: set ``XLA_FLAGS=--xla_force_host_platform_device_count=8``
+in the environment before JAX is first imported (the flag is read once).
+
+For example, with 8 CPU devices::
+
+    local = shardonnay.partition(parse_module(text))
+    outputs = run_on_devices(local, x, w)      # == simulate(local, x, w)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from shardonnay.errors import DeviceUnavailableError, UnsupportedOpError
+from shardonnay.ir.core import Module
+from shardonnay.ir.types import TokenType
+from shardonnay.runtime.simulator import device_inputs, global_outputs
+
+DEVICE_COUNT_FLAG = "--xla_force_host_platform_device_count"
+
+
+def run_on_devices(
+    local_module: Module,
+    *global_inputs,
+    devices: Sequence[Any] | None = None,
+    poison: bool = True,
+) -> tuple[np.ndarray, ...]:
+    """Runs `@main` of per-device program `local_module` (XLA's entry
+    function) on XLA devices and returns its global results (see the module
+    docstring).
+
+    `devices` are JAX devices, one per partition in partition order (default:
+    the first ones of `jax.devices()`); `poison` fills the padding of uneven
+    input shards, as in `simulator.simulate`.
+    """
+    func = "main"
+    f = local_module.function(func)
+    for kind, types in (("argument", f.type.inputs), ("result", f.type.results)):
+        for i, t in enumerate(types):
+            if isinstance(t, TokenType):
+                raise UnsupportedOpError(
+                    f"func.func @{func}: {kind} {i} is a token, which cannot be passed to or "
+                    "from XLA devices"
+                )
+    jax = _import_jax()
+    count, per_device = device_inputs(local_module, global_inputs, func=func, poison=poison)
+    chosen = _choose_devices(jax, devices, count)
+    executable = _compile(jax, xla_text(local_module, count), chosen)
+    arguments = [
+        _device_array(jax, [per_device[d][i] for d in range(count)], chosen)
+        for i in range(len(f.type.inputs))
+    ]
+    per_result = executable.execute_sharded(arguments).disassemble_into_single_device_arrays()
+    results = [[np.asarray(per_result[r][d]) for r in range(len(per_result))] for d in range(count)]
+    return global_outputs(local_module, results, func=func)
+
+
+def xla_text(local_module: Module, partitions: int) -> str:
+    """The text of `local_module` as XLA compiles it for `partitions` devices:
+    no sdy meshes or shardings, `@main`'s arguments and results manual, and
+    `mhlo.num_partitions` set. Parsed and printed by jaxlib's MLIR."""
+    _import_jax()
+    from jax._src.interpreters import mlir as jax_mlir
+    from jaxlib.mlir import ir, passmanager
+
+    with jax_mlir.make_ir_context():
+        module = ir.Module.parse(local_module.to_text())
+        passmanager.PassManager.parse("builtin.module(sdy-drop-sharding-and-mesh)").run(
+            module.operation
+        )
+        manual = ir.DictAttr.get({"mhlo.sharding": ir.StringAttr.get("{manual}")})
+        for op in module.body.operations:
+            op = op.operation
+            if op.name != "func.func" or ir.StringAttr(op.attributes["sym_name"]).value != "main":
+                continue
+            signature = ir.FunctionType(ir.TypeAttr(op.attributes["function_type"]).value)
+            op.attributes["arg_attrs"] = ir.ArrayAttr.get([manual] * len(signature.inputs))
+            op.attributes["res_attrs"] = ir.ArrayAttr.get([manual] * len(signature.results))
+        i32 = ir.IntegerType.get_signless(32)
+        module.operation.attributes["mhlo.num_partitions"] = ir.IntegerAttr.get(i32, partitions)
+        module.operation.attributes["mhlo.num_replicas"] = ir.IntegerAttr.get(i32, 1)
+        return module.operation.get_asm(enable_debug_info=False)
+
+
+def _import_jax():
+    try:
+        import jax
+        import jax.extend
+    except ImportError as e:
+        raise DeviceUnavailableError(
+            "running on XLA devices needs JAX: pip install 'shardonnay[jax]'"
+        ) from e
+    return jax
+
+
+def _choose_devices(jax, devices: Sequence[Any] | None, count: int) -> list[Any]:
+    available = list(jax.devices()) if devices is None else list(devices)
+    if len(available) < count:
+        where = "jax.devices() has" if devices is None else "the devices given are"
+        raise DeviceUnavailableError(
+            f"the program runs on {count} devices, but {where} only {len(available)}; on a CPU, "
+            f"set XLA_FLAGS={DEVICE_COUNT_FLAG}={count} in the environment before JAX is first "
+            "imported"
+        )
+    chosen = available[:count]
+    if len({d.client for d in chosen}) != 1:
+        raise DeviceUnavailableError("the devices given belong to different XLA clients")
+    return chosen
+
+
+def _compile(jax, text: str, devices: list[Any]):
+    from jax._src.lib import xla_client
+
+    options = xla_client.CompileOptions()
+    build = options.executable_build_options
+    build.num_partitions = len(devices)
+    build.num_replicas = 1
+    build.use_spmd_partitioning = True
+    build.device_assignment = xla_client.DeviceAssignment.create(
+        np.array([d.id for d in devices]).reshape(1, len(devices))
+    )
+    return devices[0].client.compile_and_load(text, xla_client.DeviceList(tuple(devices)), options)
+
+
+def _device_array(jax, buffers: list[np.ndarray], devices: list[Any]):
+    """One argument as a JAX array whose shard on `devices[d]` is `buffers[d]`:
+    the buffers stacked along dim 0 (a scalar's buffers, which cannot be
+    stacked, claim to be replicas of one value; only the shards are read)."""
+    from jax.sharding import Mesh, NamedSharding, PartitionSpec
+
+    mesh = Mesh(np.array(devices), ("partitions",))
+    local = np.asarray(buffers[0])
+    if local.ndim == 0:
+        shape, spec = (), PartitionSpec()
+    else:
+        shape, spec = (len(devices) * local.shape[0], *local.shape[1:]), PartitionSpec("partitions")
+    shards = [jax.device_put(np.asarray(b), d) for b, d in zip(buffers, devices, strict=True)]
+    return jax.make_array_from_single_device_arrays(shape, NamedSharding(mesh, spec), shards)
+
+
+__all__ = ["run_on_devices", "xla_text"]
