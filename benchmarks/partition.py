@@ -17,8 +17,12 @@ communicating collectives, when it is partitioned by
   the collectives of the per-device HLO are costed by
   `shardonnay.partition.hlo_collectives.hlo_collective_costs`, with the same
   formulas;
-* shardonnay: shardonnay's own propagation pipeline, explicit reshards and
-  reshard-to-collectives, costed on the global program like Shardy's;
+* shardonnay: shardonnay's own propagation pipeline and explicit reshards,
+  each reshard lowered by `reshard_plan` where that receives fewer bytes
+  than Shardy's lowering (`explicit_collectives`' default,
+  `reshards="shardonnay"`), costed on the global program like Shardy's;
+* shardonnay/Shardy lowering: the same with Shardy's lowering of every
+  reshard (`reshards="shardy"`, the program Shardy's passes make);
 * shardonnay local: the collectives of the per-device program
   `shardonnay.partition` returns (StableHLO collectives on device groups),
   which adds gathers where data moves between shards (a slice of a sharded
@@ -117,9 +121,14 @@ def xla_hlo(text: str) -> str:
 
 def shardonnay_global(text: str) -> CostReport:
     """shardonnay end to end: its own propagation pipeline, explicit reshards
-    and reshard-to-collectives, costed on the global program (comparable with
-    the Shardy column)."""
+    and planned reshards, costed on the global program (comparable with the
+    Shardy column)."""
     return collective_costs(explicit_collectives(parse_module(text)))
+
+
+def shardonnay_shardy_lowering(text: str) -> CostReport:
+    """As `shardonnay_global`, every reshard lowered as Shardy lowers it."""
+    return collective_costs(explicit_collectives(parse_module(text), reshards="shardy"))
 
 
 def shardonnay_local(text: str) -> CostReport:
@@ -158,6 +167,7 @@ def main(argv: list[str] | None = None) -> int:
         "Shardy": shardy,
         "XLA": xla,
         "shardonnay": shardonnay_global,
+        "shardonnay/Shardy lowering": shardonnay_shardy_lowering,
         "shardonnay local": shardonnay_local,
     }
     rows = []

@@ -8,7 +8,11 @@ then makes the program local:
    whose shardings are already decided);
 2. `sdy-insert-explicit-reshards{enable-full-version=true}`: every op's
    operands and results agree, through `sdy.reshard`s and `sdy.all_reduce`s;
-3. `sdy-reshard-to-collectives`: each reshard becomes sdy collectives;
+3. `sdy-reshard-to-collectives`: each reshard becomes sdy collectives
+   (with `reshards="shardonnay"`, the default, those of `reshard_plan`
+   where they receive fewer bytes, see
+   `shardonnay.partition.planned_reshards`; `reshards="shardy"` keeps
+   Shardy's lowering of every reshard);
 4. `sdy-convert-global-to-local`: local types, StableHLO collectives on
    device ids.
 
@@ -67,29 +71,33 @@ __all__ = [
 ]
 
 
-def explicit_collectives(module: Module, *, propagate: bool = True) -> Module:
+def explicit_collectives(
+    module: Module, *, propagate: bool = True, reshards: str = "shardonnay"
+) -> Module:
     """The global program of `module` with explicit collectives: steps 1 to 3 of
     the module docstring, on a copy (`module` is unchanged)."""
     from shardonnay.partition.explicit_reshards import insert_explicit_reshards
-    from shardonnay.partition.reshard_to_collectives import reshard_to_collectives
+    from shardonnay.partition.planned_reshards import lower_reshards
     from shardonnay.propagation.pipeline import propagation_pipeline
 
     program = propagation_pipeline(module) if propagate else module.copy()
     insert_explicit_reshards(program, full_version=True)
-    return reshard_to_collectives(program)
+    return lower_reshards(program, reshards=reshards)
 
 
-def partition(module: Module, *, propagate: bool = True) -> Module:
+def partition(module: Module, *, propagate: bool = True, reshards: str = "shardonnay") -> Module:
     """The per-device (SPMD) program of `module` (a new module; `module` is unchanged).
 
     `propagate=False` skips Shardy's propagation pipeline: the shardings the
     program has are the ones partitioned (a value without one is
-    replicated). Raises `PartitionError` naming the op that cannot be made
-    local (see `shardonnay.partition.global_to_local`).
+    replicated); `reshards` picks how reshards become collectives (see the
+    module docstring). Raises `PartitionError` naming the op that cannot be
+    made local (see `shardonnay.partition.global_to_local`).
     """
     from shardonnay.partition.global_to_local import convert_global_to_local
 
-    return convert_global_to_local(explicit_collectives(module, propagate=propagate))
+    explicit = explicit_collectives(module, propagate=propagate, reshards=reshards)
+    return convert_global_to_local(explicit)
 
 
 def describe_costs(module: Module, explicit: Module, local: Module) -> str:
@@ -289,6 +297,7 @@ def check(
     rtol: float = 1e-5,
     atol: float | None = None,
     propagate: bool = True,
+    reshards: str = "shardonnay",
 ) -> CheckResult:
     """Partitions `module`, runs the per-device program on all devices and
     compares each output of `main` with the reference interpreter's on
@@ -307,7 +316,7 @@ def check(
     from shardonnay.runtime.interpreter import random_inputs, run
     from shardonnay.runtime.simulator import simulate
 
-    explicit = explicit_collectives(module, propagate=propagate)
+    explicit = explicit_collectives(module, propagate=propagate, reshards=reshards)
     local = convert_global_to_local(explicit, poison_padding=True)
     given = inputs is not None
     arguments = list(inputs) if given else random_inputs(module, seed=seed)
