@@ -598,11 +598,14 @@ class _Conversion:
             return local_collectives.all_slice(ctx, op, x)
         if name == "sdy.all_to_all":
             return local_collectives.all_to_all(ctx, op, x)
-        source = sharding_on(ctx.sharded_axes(op.operands[0]), ctx.mesh)
-        target = sharding_on(ctx.sharded_axes(op.results[0]), ctx.mesh)
-        if equivalent(source, target, None, op.operands[0].type.shape):
+        # A collective_permute may move the value to a mesh of the same devices in
+        # another order: each side on its own mesh, device ids from its device_ids.
+        operand, result = op.operands[0], op.results[0]
+        source = sharding_on(ctx.sharded_axes(operand), ctx.mesh_of(operand))
+        target = sharding_on(ctx.sharded_axes(result), ctx.mesh_of(result))
+        if equivalent(source, target, None, operand.type.shape):
             return x
-        return local_collectives.collective_permute(ctx, op, x, source)
+        return local_collectives.collective_permute(ctx, op, x, source, target)
 
     def _call(self, op: Op, operands: list[Value]) -> list[Value]:
         ctx = self.ctx

@@ -43,6 +43,7 @@ from shardonnay.errors import PartitionError
 from shardonnay.ir.attributes import UNIT, DenseElementsAttr
 from shardonnay.ir.core import Op, Value
 from shardonnay.ir.types import TensorType
+from shardonnay.layout import device_slices
 from shardonnay.mesh import Mesh
 from shardonnay.partition.local_context import (
     LocalContext,
@@ -86,23 +87,70 @@ def atomic_axes(axes: Sequence[AxisRef], mesh: Mesh) -> list[AxisRef]:
 
 
 def permute_pairs(
-    source: TensorSharding, target: TensorSharding, mesh: Mesh
+    source: TensorSharding, target: TensorSharding, mesh: Mesh, target_mesh: Mesh | None = None
 ) -> list[tuple[int, int]]:
-    """(source, target) device pairs moving every shard of `source` to the
-    device that holds it under `target` (Shardy's pairing of replicas)."""
-    used = [a for s in (source, target) for d in s.dims for a in d.axes]
-    atoms = atomic_axes(used, mesh)
+    """(source, target) device-id pairs moving every shard of `source` (on
+    `mesh`) to the device that holds it under `target` (on `target_mesh`,
+    `mesh` by default: a mesh of the same devices, possibly in another order).
 
-    def ordered(sharding: TensorSharding) -> list[AxisRef]:
+    Shardy's pairing of replicas: each device is numbered by its shard index
+    along the sharded axes, then its coordinates along the others (in mesh
+    order), on its own mesh; the device with number `n` on `mesh` sends to the
+    one with number `n` on `target_mesh`. Device ids come from each mesh's
+    `device_ids`, e.g. from `<["x"=2]>` to `<["x"=2], device_ids=[1, 0]>`
+    with `[{"x"}]` on both, device 0 holds shard 0, which device 1 holds after.
+
+    >>> from shardonnay.sharding import DimSharding
+    >>> src, dst = Mesh({"x": 2}), Mesh({"x": 2}, device_ids=[1, 0])
+    >>> split = TensorSharding(src, (DimSharding((AxisRef("x"),)),))
+    >>> permute_pairs(split, split, src, dst)
+    [(0, 1), (1, 0)]
+    """
+    target_mesh = mesh if target_mesh is None else target_mesh
+    if target_mesh.size != mesh.size:
+        raise PartitionError(
+            f"cannot permute between meshes of {mesh.size} and {target_mesh.size} devices"
+        )
+    used = [a for s in (source, target) for d in s.dims for a in d.axes]
+
+    def ordered(sharding: TensorSharding, on: Mesh) -> list[AxisRef]:
+        atoms = atomic_axes([a for a in used if on.has_axis(a.name)], on)
         axes: list[AxisRef] = []
         for dim in sharding.dims:
             for axis in dim.axes:
                 axes += [a for a in atoms if axis.contains(a) and a not in axes]
         return axes + [a for a in atoms if a not in axes]
 
-    source_axes, target_axes = ordered(source), ordered(target)
-    holder = {axes_index(d, target_axes, mesh): d for d in range(mesh.size)}
-    return [(d, holder[axes_index(d, source_axes, mesh)]) for d in range(mesh.size)]
+    source_axes, target_axes = ordered(source, mesh), ordered(target, target_mesh)
+    holder = {axes_index(d, target_axes, target_mesh): d for d in target_mesh.device_list}
+    return [(d, holder[axes_index(d, source_axes, mesh)]) for d in mesh.device_list]
+
+
+def _check_pairs(
+    op: Op,
+    pairs: Sequence[tuple[int, int]],
+    source: TensorSharding,
+    target: TensorSharding,
+    shape: Sequence[int],
+) -> None:
+    """Raises `PartitionError` unless every pair sends the region of the global
+    value that its target holds under `target` (`shardonnay.layout`'s
+    numbering, each sharding on its own mesh)."""
+    held = device_slices(shape, source, source.resolve_mesh())
+    wanted = device_slices(shape, target, target.resolve_mesh())
+
+    def region(r: tuple[slice, ...]):
+        return None if any(s.start == s.stop for s in r) else tuple((s.start, s.stop) for s in r)
+
+    received = {t for _, t in pairs}
+    if received != set(wanted):
+        raise partition_error(op, "the collective permute does not reach every target device")
+    for s, t in pairs:
+        if region(held[s]) != region(wanted[t]):
+            raise partition_error(
+                op,
+                f"device {s} holds {held[s]} of the value but device {t} needs {wanted[t]}",
+            )
 
 
 # -- lowering -----------------------------------------------------------------------------------
@@ -301,9 +349,14 @@ def _all_to_all_params(ctx: LocalContext, op: Op, x: Value, params) -> Value:
     return ctx.reshape(moved, final)
 
 
-def collective_permute(ctx: LocalContext, op: Op, x: Value, source: TensorSharding) -> Value:
-    target = op.attributes["out_sharding"]
-    pairs = permute_pairs(source, target, ctx.mesh)
+def collective_permute(
+    ctx: LocalContext, op: Op, x: Value, source: TensorSharding, target: TensorSharding
+) -> Value:
+    """`x`, split as `source`, sent to the devices that hold it as `target`
+    (each sharding inlines its mesh: the target's may order the same devices
+    differently)."""
+    pairs = permute_pairs(source, target, source.resolve_mesh(), target.resolve_mesh())
+    _check_pairs(op, pairs, source, target, op.operands[0].type.shape)
     attr = DenseElementsAttr.from_numpy(np.array(pairs), TensorType((len(pairs), 2), "i64"))
     result = ctx.value(
         "stablehlo.collective_permute",
