@@ -4,9 +4,10 @@
     python benchmarks/partition_check.py --seeds 300 --start 1000 --max-ops 20
     python benchmarks/partition_check.py --shardy         # also Shardy's partitioner (jaxlib)
 
-For each program: shardonnay's `propagation_pipeline`, then
-`insert_explicit_reshards(full_version=True)` and `reshard_to_collectives`
-(with `--shardy`, also Shardy's own three passes run in jaxlib), then
+For each program: shardonnay's `explicit_collectives` (Shardy's propagation
+pipeline, `insert_explicit_reshards(full_version=True)`, then every reshard
+lowered by the planner where its chain is cheaper than Shardy's lowering;
+with `--shardy`, also Shardy's own three passes run in jaxlib), then
 `convert_global_to_local` with poisoned padding, run on every device by
 `simulate` and compared with the reference interpreter on the original
 program (rtol 1e-5). Programs are the 17 of tests/corpus and
@@ -39,10 +40,8 @@ sys.path.insert(0, str(ROOT / "tests"))
 from program_generator import random_program_with_inputs  # noqa: E402
 from shardonnay import parse_module, run  # noqa: E402
 from shardonnay.errors import PartitionError  # noqa: E402
-from shardonnay.partition.explicit_reshards import insert_explicit_reshards  # noqa: E402
 from shardonnay.partition.global_to_local import convert_global_to_local  # noqa: E402
-from shardonnay.partition.reshard_to_collectives import reshard_to_collectives  # noqa: E402
-from shardonnay.propagation.pipeline import propagation_pipeline  # noqa: E402
+from shardonnay.partition.program import explicit_collectives  # noqa: E402
 from shardonnay.runtime.simulator import simulate  # noqa: E402
 
 CORPUS = ROOT / "tests" / "corpus"
@@ -65,8 +64,7 @@ class Tally:
 def own_partition(text: str) -> str:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        module = propagation_pipeline(parse_module(text))
-    return reshard_to_collectives(insert_explicit_reshards(module, full_version=True)).to_text()
+        return explicit_collectives(parse_module(text)).to_text()
 
 
 def shardy_partition(text: str) -> str:

@@ -249,6 +249,71 @@ func.func @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x
     assert "receives 256 B" in table and "all devices receive 896 B" in table
 
 
+TWO_MESHES = """
+sdy.mesh @big = <["x"=4, "y"=3]>
+sdy.mesh @small = <["w"=2]>
+func.func @main(%arg0: tensor<12x6xf32> {sdy.sharding = #sdy.sharding<@big, [{"x"}, {"y"}]>},
+                %arg1: tensor<7xf32> {sdy.sharding = #sdy.sharding<@small, [{"w"}]>})
+    -> (tensor<12x6xf32>, tensor<7xf32>) {
+  %0 = sdy.all_gather [{"x"}, {}] %arg0 out_sharding=<@big, [{}, {"y"}]> : tensor<12x6xf32>
+  %1 = sdy.all_gather [{"w"}] %arg1 out_sharding=<@small, [{}]> : tensor<7xf32>
+  return %0, %1 : tensor<12x6xf32>, tensor<7xf32>
+}"""
+
+
+def test_collectives_on_meshes_of_different_sizes_cost_per_device_of_their_own_mesh():
+    module = parse_module(TWO_MESHES)
+    report = collective_costs(module)
+    big, small = report.collectives
+    assert report.num_devices == 12
+    for cost, mesh_name in ((big, "big"), (small, "small")):
+        op = cost.op
+        mesh = module.meshes[mesh_name]
+        t = op.result_types[0]
+        source = operand_sharding(op.operands[0])
+        need = lacking(t.shape, source, op.attributes["out_sharding"], mesh, 4)
+        assert list(cost.needed) == need and len(cost.received) == mesh.size
+        assert all(r >= n for r, n in zip(cost.received, need, strict=True))
+    # 7 elements on 2 devices: padded shards of 4, one to the other (ring of 2).
+    assert small.received == small.sent == (16, 16) and small.group_size == 2
+    # Each device gathers the 3 other rows of 3x2 f32 blocks.
+    assert big.received == (72,) * 12 and big.group_size == 4
+    assert report.received_per_device == (88, 88) + (72,) * 10
+    assert report.total_bytes == sum(big.received) + sum(small.received)
+    assert "on 12 devices" in report.table()
+
+
+@pytest.mark.parametrize("source_mesh, target_mesh", [("small", "big"), ("big", "small")])
+def test_unlowered_reshard_between_meshes_fetches_what_each_device_lacks(
+    source_mesh, target_mesh
+):
+    axis = {"big": "x", "small": "w"}
+    module = parse_module(f"""
+sdy.mesh @big = <["x"=4]>
+sdy.mesh @small = <["w"=2]>
+func.func @main(%arg0: tensor<8xf32> {{sdy.sharding = #sdy.sharding<@{source_mesh}, [{{"{axis[source_mesh]}"}}]>}})
+    -> tensor<8xf32> {{
+  %0 = sdy.reshard %arg0 <@{target_mesh}, [{{"{axis[target_mesh]}"}}]> : tensor<8xf32>
+  return %0 : tensor<8xf32>
+}}""")  # noqa: E501
+    (cost,) = collective_costs(module).collectives
+    op = cost.op
+    held = device_slices((8,), operand_sharding(op.operands[0]), module.meshes[source_mesh])
+    wanted = device_slices((8,), op.attributes["sharding"], module.meshes[target_mesh])
+    need = [0] * 4  # a device outside the source mesh holds nothing
+    for d, (region,) in wanted.items():
+        kept = (
+            max(0, min(region.stop, held[d][0].stop) - max(region.start, held[d][0].start))
+            if d in held
+            else 0
+        )
+        need[d] = (region.stop - region.start - kept) * 4
+    assert list(cost.needed) == list(cost.received) == need and any(need)
+    assert sum(cost.sent) == sum(cost.received)
+    # Each receiver fetches from the device holding its piece: a source-mesh device.
+    assert all(s == 0 for d, s in enumerate(cost.sent) if d >= module.meshes[source_mesh].size)
+
+
 LOCAL = """
 module attributes {mhlo.num_partitions = 8 : i32, mhlo.num_replicas = 1 : i32} {
   sdy.mesh @mesh = <["x"=2, "y"=4]>

@@ -162,6 +162,12 @@ class CostModel:
 class CollectiveCost:
     """One collective: per-device bytes are tuples indexed by device id.
 
+    The tuples cover the devices of the collective's own mesh (ids
+    `0 .. max(mesh.device_list)`; for an unlowered `sdy.reshard` between two
+    meshes, the devices of both), which may be fewer than the program's: a
+    collective on a 2-device mesh of a program that also has a 12-device one
+    has tuples of 2, and the devices it leaves out move nothing.
+
     `bytes_sent` / `bytes_received` are the busiest device's; `needed`
     (data-moving collectives of a global program only) is the lower bound
     from the layout: per device, the bytes of its target region it lacks.
@@ -206,7 +212,10 @@ class CostReport:
     model: CostModel = field(default_factory=CostModel)
 
     def _per_device(self, key: str) -> tuple[int, ...]:
-        totals = [0] * self.num_devices
+        """Per device id of the program, the sum over its collectives (a
+        collective on a smaller mesh adds nothing for the devices it lacks)."""
+        longest = max((len(getattr(c, key)) for c in self.collectives), default=0)
+        totals = [0] * max(self.num_devices, longest)
         for c in self.collectives:
             for d, b in enumerate(getattr(c, key)):
                 totals[d] += b
@@ -350,7 +359,12 @@ def pair_traffic(
 
 
 def collective_costs(module: Module, model: CostModel | None = None) -> CostReport:
-    """The cost of every collective of `module` (see the module docstring)."""
+    """The cost of every collective of `module` (see the module docstring).
+
+    A Shardy collective is costed on the devices of its own mesh; the
+    report's per-device totals run over the program's devices (the largest
+    mesh, or `mhlo.num_replicas` x `mhlo.num_partitions`).
+    """
     model = model or CostModel()
     meshes = module.meshes
     replicas, partitions = _processes(module)
@@ -358,7 +372,7 @@ def collective_costs(module: Module, model: CostModel | None = None) -> CostRepo
     costs = []
     for where, op in _collective_ops(module):
         if op.name in SDY_COLLECTIVES or op.name == "sdy.reshard":
-            costs.append(_sdy_cost(where, op, meshes, num_devices, model))
+            costs.append(_sdy_cost(where, op, meshes, model))
         else:
             costs.append(_stablehlo_cost(where, op, meshes, (replicas, partitions), model))
     return CostReport(tuple(costs), num_devices, model)
@@ -442,9 +456,17 @@ def _at(op: Op) -> str:
     return f" at {op.location}" if op.location else ""
 
 
-def _sdy_cost(
-    where: str, op: Op, meshes: Mapping[str, Mesh], num_devices: int, model: CostModel
-) -> CollectiveCost:
+def _device_span(*meshes: Mesh) -> int:
+    """How many device ids the per-device lists of a collective on `meshes`
+    need: one past the largest id (a maximal mesh `<[], device_ids=[3]>` has 4)."""
+    return 1 + max((d for m in meshes for d in m.device_list), default=0)
+
+
+def _padded(values: Sequence[int], length: int) -> list[int]:
+    return [*values, *[0] * (length - len(values))]
+
+
+def _sdy_cost(where: str, op: Op, meshes: Mapping[str, Mesh], model: CostModel) -> CollectiveCost:
     t = op.operands[0].type
     if not isinstance(t, TensorType):
         raise IRError(f"{op.name}: expects a tensor operand, got {t}{_at(op)}")
@@ -465,6 +487,7 @@ def _sdy_cost(
     groups = axis_groups(mesh, axes)
     n = math.prod(a.size(mesh) for a in axes)
     move = Relayout(t.shape, source, target, eb, source_mesh, mesh)
+    num_devices = _device_span(mesh, source_mesh)
     algorithm = ALGORITHMS[kind]
     needed = None
     if kind in ("all_gather", "all_slice", "all_to_all", "collective_permute", "reshard"):
@@ -491,10 +514,14 @@ def _sdy_cost(
         n = len({d for p in moved for d in p}) or 1
     else:  # local: all_slice, sharded_to_unreduced, replicated_to_unreduced
         sent, received, steps = [0] * num_devices, [0] * num_devices, 0
+    sent, received = _padded(sent, num_devices), _padded(received, num_devices)
+    if needed is not None:
+        needed = _padded(needed, num_devices)
     if needed is not None and any(x > r for x, r in zip(needed, received, strict=True)):
         # Uneven dims whose padded shards do not line up with the target layout:
         # a collective on padded buffers would not produce it.
         sent, received, _ = move.direct_moves()
+        sent, received = _padded(sent, num_devices), _padded(received, num_devices)
         steps = max(steps, 1)
         algorithm = "direct: each device fetches what it lacks (uneven dims)"
     axis_text = tuple(str(a).replace('"', "") if a.is_sub_axis else a.name for a in axes)

@@ -109,7 +109,7 @@ class Relayout:
         """Per device: bytes of its target region it does not hold already."""
         held, needed = self.held, [0] * self.num_devices
         for d, region in self.wanted.items():
-            lacking = _volume(region) - _overlap(region, held.get(d, region))
+            lacking = _volume(region) - (_overlap(region, held[d]) if d in held else 0)
             needed[d] = lacking * self.element_bytes
         return needed
 
@@ -124,7 +124,7 @@ class Relayout:
         pairs = []
         for d, region in sorted(self.wanted.items()):
             for key, devices in holders.items():
-                if key == held[d]:
+                if key == held.get(d):
                     continue
                 piece = _overlap(region, key) * self.element_bytes
                 if piece:
@@ -195,6 +195,8 @@ class _Senders:
         coords = self.mesh.coords_of(receiver)
 
         def rank(s: int) -> tuple[int, int, int]:
+            if s not in self.mesh.device_list:  # a device of another mesh: the farthest
+                return len(coords) + 1, self.sent[s], s
             distance = sum(a != b for a, b in zip(self.mesh.coords_of(s), coords, strict=True))
             return distance, self.sent[s], s
 

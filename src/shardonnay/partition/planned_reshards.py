@@ -63,7 +63,11 @@ from shardonnay.ops.registry import lookup
 from shardonnay.partition.cost import collective_costs
 from shardonnay.partition.insertion import insert_before
 from shardonnay.partition.reshard import ReshardPlan, reshard_plan
-from shardonnay.partition.reshard_to_collectives import _lower, _stays, reshard_to_collectives
+from shardonnay.partition.reshard_to_collectives import (
+    lower_reshard,
+    reshard_stays,
+    reshard_to_collectives,
+)
 from shardonnay.partition.sharding_access import sharding_of
 from shardonnay.sharding import TensorSharding
 
@@ -87,13 +91,14 @@ def lower_reshards(module: Module, *, reshards: str = "shardonnay") -> Module:
     if reshards == "shardy":
         return reshard_to_collectives(module)
     meshes = module.meshes
-    to_lower = [o for o in module.walk() if o.name == "sdy.reshard" and not _stays(o, meshes)]
+    reshards = [o for o in module.walk() if o.name == "sdy.reshard"]
+    to_lower = [o for o in reshards if not reshard_stays(o, meshes)]
     for op in to_lower:
         block = op.parent
         assert block is not None
         before = set(map(id, block.ops))
         manual = _inside_manual_computation(op)
-        _lower(op, meshes)
+        lower_reshard(op, meshes)
         chain = [o for o in block.ops if id(o) not in before]
         if chain and not manual:
             _replace_if_cheaper(chain, module, meshes)

@@ -42,7 +42,7 @@ from shardonnay.partition.insertion import insert_before
 from shardonnay.partition.sharding_access import mesh_of, sharding_of
 from shardonnay.sharding import DimSharding, TensorSharding
 
-__all__ = ["reshard_to_collectives"]
+__all__ = ["lower_reshard", "reshard_stays", "reshard_to_collectives"]
 
 AxisList = list[AxisRef]
 
@@ -57,9 +57,9 @@ def reshard_to_collectives(module: Module) -> Module:
     """
     meshes = module.meshes
     reshards = [o for o in module.walk() if o.name == "sdy.reshard"]
-    to_lower = [op for op in reshards if not _stays(op, meshes)]
+    to_lower = [op for op in reshards if not reshard_stays(op, meshes)]
     for op in to_lower:
-        _lower(op, meshes)
+        lower_reshard(op, meshes)
     return module
 
 
@@ -76,7 +76,17 @@ def _same_mesh(a: TensorSharding, b: TensorSharding, meshes: dict[str, Mesh]) ->
     return a.mesh == b.mesh or mesh_of(a, meshes).axes == mesh_of(b, meshes).axes
 
 
-def _stays(op: Op, meshes: dict[str, Mesh]) -> bool:
+def reshard_stays(op: Op, meshes: dict[str, Mesh]) -> bool:
+    """Whether the `sdy.reshard` `op` stays as it is rather than becoming collectives.
+
+    It stays when it goes onto a mesh whose axes differ from those of its
+    input's sharding (no collective moves data between meshes), unless its
+    target is fully replicated (then it is lowered on the input's mesh).
+    An input without a sharding is replicated: the reshard goes.
+
+    On `@a = <["x"=2]>` and `@b = <["y"=2]>`, a reshard of a value sharded
+    `<@a, [{"x"}]>` to `<@b, [{"y"}]>` stays; one to `<@b, [{}]>` goes.
+    """
     out: TensorSharding = op.attributes["sharding"]
     if _fully_replicated(out):
         return False
@@ -84,7 +94,16 @@ def _stays(op: Op, meshes: dict[str, Mesh]) -> bool:
     return in_sharding is not None and not _same_mesh(in_sharding, out, meshes)
 
 
-def _lower(op: Op, meshes: dict[str, Mesh]) -> None:
+def lower_reshard(op: Op, meshes: dict[str, Mesh]) -> None:
+    """Replaces, in place, the `sdy.reshard` `op` by the chain of collectives
+    Shardy lowers it to (see the module docstring), inserted before it and
+    starting from the sharding its input has now; `op` is erased.
+
+    A reshard between fully replicated shardings just goes (its uses take its
+    operand). Call it only on a reshard that does not stay (`reshard_stays`):
+    raises `ShardingError` for shardings of different ranks or on meshes with
+    different axes.
+    """
     out: TensorSharding = op.attributes["sharding"]
     source = _input(op)
     in_sharding = sharding_of(source)
