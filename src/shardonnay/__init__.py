@@ -3,11 +3,15 @@
 from shardonnay import partition  # the package, callable: `shardonnay.partition(module)`
 from shardonnay.axes import AxisRef
 from shardonnay.errors import (
+    CheckError,
     InvalidAttributeError,
+    IRError,
     LayoutError,
     ParseError,
+    PartitionError,
     ShardingError,
     ShardonnayError,
+    UnsupportedOpError,
 )
 from shardonnay.ir import Func, Module
 from shardonnay.mesh import Mesh
@@ -23,8 +27,10 @@ __version__ = "0.1.0"
 
 __all__ = [
     "AxisRef",
+    "CheckError",
     "DimSharding",
     "Func",
+    "IRError",
     "InvalidAttributeError",
     "LayoutError",
     "ManualAxes",
@@ -32,10 +38,12 @@ __all__ = [
     "Module",
     "OpShardingRule",
     "ParseError",
+    "PartitionError",
     "ShardingError",
     "ShardonnayError",
     "TensorSharding",
     "TensorShardingPerValue",
+    "UnsupportedOpError",
     "__version__",
     "check",
     "parse_module",
