@@ -46,6 +46,20 @@ from shardonnay.ops.registry import OpDef, lookup, mark_inherent, register
 from shardonnay.propagation.rules import RuleBuilder
 from shardonnay.sharding_rule import OpShardingRule
 
+
+def reduction_of(region: Region) -> str | None:
+    """The op name of a body `return op(%a, %b)`, or None for other bodies."""
+    block = region.entry
+    ops = block.ops
+    if (
+        len(ops) == 2
+        and len(block.arguments) == 2
+        and set(ops[0].operands) == set(block.arguments)
+        and ops[1].operands == (ops[0].results[0],)
+    ):
+        return ops[0].name
+    return None
+
 # -- running bodies on arrays ------------------------------------------------------------------
 
 _BINARY_UFUNCS: dict[str, tuple[Any, Any]] = {

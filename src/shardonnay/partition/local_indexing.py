@@ -28,6 +28,7 @@ from shardonnay.axes import AxisRef
 from shardonnay.ir.attributes import DenseArrayAttr, EnumAttr
 from shardonnay.ir.core import Op, Value
 from shardonnay.ir.types import TensorType
+from shardonnay.ops.reduction import reduction_of
 from shardonnay.partition.axis_lists import mesh_ordered
 from shardonnay.partition.local_context import (
     I64,
@@ -37,7 +38,6 @@ from shardonnay.partition.local_context import (
     partition_error,
 )
 from shardonnay.partition.local_ops import localize
-from shardonnay.partition.local_reduce import reduction_of
 
 
 def _numbers(op: Op, key: str) -> dict:

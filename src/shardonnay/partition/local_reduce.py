@@ -34,6 +34,7 @@ from shardonnay.ir.attributes import DenseArrayAttr, DenseElementsAttr
 from shardonnay.ir.core import Op, Region, Value
 from shardonnay.ir.types import TensorType
 from shardonnay.ops.linalg import i64_list, padding_pairs
+from shardonnay.ops.reduction import reduction_of
 from shardonnay.partition.local_context import (
     I64,
     LocalContext,
@@ -60,20 +61,6 @@ _SCALAR_BODIES = (
     "stablehlo.or",
     "stablehlo.xor",
 )
-
-
-def reduction_of(region: Region) -> str | None:
-    """The op name of a body `return op(%a, %b)`, or None for other bodies."""
-    block = region.entry
-    ops = block.ops
-    if (
-        len(ops) == 2
-        and len(block.arguments) == 2
-        and set(ops[0].operands) == set(block.arguments)
-        and ops[1].operands == (ops[0].results[0],)
-    ):
-        return ops[0].name
-    return None
 
 
 def constant_value(value: Value) -> np.ndarray | None:

@@ -47,6 +47,7 @@ from shardonnay.ir.core import Module, Op, Value
 from shardonnay.ir.types import TensorType
 from shardonnay.layout import local_shape, shard, unshard
 from shardonnay.mesh import Mesh
+from shardonnay.ops.reduction import reduction_of
 from shardonnay.propagation.rules import rule_for
 from shardonnay.runtime.interpreter import Interpreter
 from shardonnay.sharding import DimSharding, TensorSharding
@@ -106,10 +107,8 @@ def reduction_kind(op: Op) -> str | None:
     `"sum"`, `"max"`, `"min"`, or None where unknown."""
     if op.name in _SUMMING_OPS:
         return "sum"
-    if op.name == "stablehlo.reduce" and op.regions:
-        body = [o for o in op.regions[0].entry.ops if not o.name.endswith("return")]
-        if len(body) == 1 and len(op.results) == 1:
-            return _REDUCERS.get(body[0].name)
+    if op.name == "stablehlo.reduce" and op.regions and len(op.results) == 1:
+        return _REDUCERS.get(reduction_of(op.regions[0]))
     return None
 
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from shardonnay.ir.core import Block, Func, Module, Op, Value
 from shardonnay.ir.types import TensorType
+from shardonnay.propagation.data_flow import DATA_FLOW_OPS
 from shardonnay.sharding import TensorSharding, TensorShardingPerValue
 
 __all__ = ["apply_sharding_constraints", "sharding_constraint_to_reshard"]
@@ -57,13 +58,9 @@ def _func_of_argument(v: Value) -> Func | None:
     return None
 
 
-_DATA_FLOW_RESULT_OPS = (
-    "stablehlo.while",
-    "stablehlo.case",
-    "stablehlo.if",
-    "stablehlo.optimization_barrier",
-    "sdy.named_computation",
-)
+# Data-flow ops whose results are data-flow targets (a manual computation's
+# results carry its out_shardings instead).
+_DATA_FLOW_RESULT_OPS = tuple(o for o in DATA_FLOW_OPS if o != "sdy.manual_computation")
 
 
 def _named_computation_of_argument(v: Value) -> Op | None:
