@@ -25,8 +25,14 @@ communicating collectives, when it is partitioned by
   reshard (`reshards="shardy"`, the program Shardy's passes make);
 * shardonnay local: the collectives of the per-device program
   `shardonnay.partition` returns (StableHLO collectives on device groups),
-  which adds gathers where data moves between shards (a slice of a sharded
-  dim, uneven shards).
+  which adds the communication the global program leaves implicit;
+* implicit in Shardy's program: the ops of Shardy's partitioned program
+  that need communication none of its collectives makes
+  (`shardonnay.partition.implicit.implicit_communication`: a reverse, slice
+  or pad along a sharded dim, an op without a sharding rule on sharded
+  values, a value used on another mesh, an argmax all-reduced one result at
+  a time). Shardy's column omits their traffic; where the local column
+  exceeds Shardy's, it pays for these.
 
 Formulas (per device, n devices in a group): ring all-gather (n-1) shards,
 ring reduce-scatter (n-1) result shards, ring all-reduce 2(n-1)/n of the
@@ -38,6 +44,7 @@ per-collective table (alpha-beta times with `CostModel()`'s defaults).
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import sys
 import time
@@ -51,8 +58,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
 from mlir_oracle import run_pass_pipeline  # noqa: E402
+from shardonnay.ir.core import Module  # noqa: E402
 from shardonnay.partition.cost import CostReport, collective_costs  # noqa: E402
 from shardonnay.partition.hlo_collectives import hlo_collective_costs  # noqa: E402
+from shardonnay.partition.implicit import implicit_communication  # noqa: E402
 from shardonnay.partition.program import explicit_collectives, partition  # noqa: E402
 from shardonnay.syntax.mlir_reader import parse_module  # noqa: E402
 
@@ -81,8 +90,23 @@ class Cell:
         return f"{r.bytes_received:>8} B ({len(r.communicating)})"
 
 
+@functools.cache
+def shardy_program(text: str) -> Module:
+    return parse_module(run_pass_pipeline(text, SHARDY_PARTITIONER))
+
+
 def shardy(text: str) -> CostReport:
-    return collective_costs(parse_module(run_pass_pipeline(text, SHARDY_PARTITIONER)))
+    return collective_costs(shardy_program(text))
+
+
+def shardy_implicit(text: str) -> str:
+    """The ops of Shardy's partitioned program that need communication none of
+    its collectives makes (`implicit_communication`): its byte count omits it."""
+    try:
+        found = implicit_communication(shardy_program(text))
+    except Exception as e:
+        return f"error: {type(e).__name__}"
+    return ", ".join(sorted({f.op.split(".")[-1] for f in found})) or "-"
 
 
 def xla(text: str) -> CostReport:
@@ -178,7 +202,7 @@ def main(argv: list[str] | None = None) -> int:
             col: measure(fn, text) if callable(fn) else Cell(error="n/a")
             for col, fn in columns.items()
         }
-        rows.append((name, cells))
+        rows.append((name, cells, shardy_implicit(text)))
         if args.detail:
             for col, cell in cells.items():
                 if cell.report is not None:
@@ -186,14 +210,16 @@ def main(argv: list[str] | None = None) -> int:
 
     print("bytes received by the busiest device over the program (communicating collectives)")
     width = max(len("program"), *(len(n) for n in names))
-    widths = {c: max(len(c), *(len(cells[c].text()) for _, cells in rows)) for c in columns}
-    print("  ".join(["program".ljust(width), *(c.ljust(widths[c]) for c in columns)]))
-    print("  ".join(["-" * width, *("-" * widths[c] for c in columns)]))
-    for name, cells in rows:
-        print("  ".join([name.ljust(width), *(cells[c].text().ljust(widths[c]) for c in columns)]))
+    widths = {c: max(len(c), *(len(cells[c].text()) for _, cells, _ in rows)) for c in columns}
+    implicit = "implicit in Shardy's program"
+    print("  ".join(["program".ljust(width), *(c.ljust(widths[c]) for c in columns), implicit]))
+    print("  ".join(["-" * width, *("-" * widths[c] for c in columns), "-" * len(implicit)]))
+    for name, cells, ops in rows:
+        texts = (cells[c].text().ljust(widths[c]) for c in columns)
+        print("  ".join([name.ljust(width), *texts, ops]))
     totals = []
     for c in columns:
-        reports = [cells[c].report for _, cells in rows]
+        reports = [cells[c].report for _, cells, _ in rows]
         if all(r is not None for r in reports):
             totals.append(f"{sum(r.bytes_received for r in reports)} B".ljust(widths[c]))
         else:
