@@ -551,3 +551,15 @@ def test_global_and_local_programs_cost_the_same(oracle):
                        for c in local.communicating]  # fmt: skip
     assert sorted(global_.received_per_device) == sorted(local.received_per_device)
     assert global_.total_bytes == local.total_bytes > 0
+
+
+def test_a_move_to_a_maximal_mesh_costs_the_device_it_pins_the_value_to():
+    from shardonnay.partition.layout_moves import Relayout
+
+    mesh = Mesh({"x": 4})
+    pinned = Mesh({}, device_ids=(3,))
+    source = TensorSharding.from_axes(mesh, ["x", None])
+    target = TensorSharding(pinned, ())
+    move = Relayout((8, 2), source, target, 4)
+    # device 3 holds rows 6..7 and lacks the other 6 rows of 2 f32
+    assert move.needed() == [0, 0, 0, 6 * 2 * 4]

@@ -95,7 +95,9 @@ class Relayout:
 
     @property
     def num_devices(self) -> int:
-        return max(len(self.held), len(self.wanted))
+        """One past the largest device id either layout names (a maximal mesh
+        `<[], device_ids=[3]>` holds one region, on device 3)."""
+        return 1 + max((*self.held, *self.wanted), default=-1)
 
     @property
     def held(self) -> dict[int, Region]:
