@@ -90,14 +90,19 @@ def test_no_propagate_partitions_the_shardings_as_written(capsys):
     "text, message",
     [
         (
-            """sdy.mesh @a = <["x"=2]>
-sdy.mesh @b = <[], device_ids=[3]>
-func.func @main(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@a, [{"x"}]>})
-    -> (tensor<8xf32> {sdy.sharding = #sdy.sharding<@a, [{"x"}]>}) {
-  %0 = stablehlo.negate %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@b, []>]>} : tensor<8xf32>
-  return %0 : tensor<8xf32>
-}""",
-            "a maximal sharding pins a value to one device",
+            """sdy.mesh @maximal_mesh_0 = <[], device_ids=[0]>
+sdy.mesh @maximal_mesh_1 = <[], device_ids=[1]>
+func.func @main(%arg0: tensor<8xf32>, %arg1: tensor<8xi32>) -> (tensor<8xf32>, tensor<8xi32>) {
+  %0:2 = "stablehlo.sort"(%arg0, %arg1) <{dimension = 0 : i64, is_stable = false}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>, %c: tensor<i32>, %d: tensor<i32>):
+    %1 = stablehlo.compare LT, %a, %b : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %1 : tensor<i1>
+  }) {sdy.sharding = #sdy.sharding_per_value<[<@maximal_mesh_0, []>, <@maximal_mesh_1, []>]>}
+      : (tensor<8xf32>, tensor<8xi32>) -> (tensor<8xf32>, tensor<8xi32>)
+  return %0#0, %0#1 : tensor<8xf32>, tensor<8xi32>
+}
+""",
+            "its results are pinned to different devices",
         ),
         ("func.func @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {\n", "expected"),
     ],

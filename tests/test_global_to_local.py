@@ -594,15 +594,20 @@ def test_permute_pairs_send_each_shard_to_the_device_that_holds_it_after(seed) -
 # -- what cannot be made local ----------------------------------------------------------------
 
 UNSUPPORTED = {
-    "a maximal sharding": (
-        "sdy.mesh @one = <[], device_ids=[3]>\n"
-        + single_op_program(
-            [("tensor<8xf32>", '[{"x"}]')],
-            "  %r = stablehlo.negate %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@one, []>]>} "
-            ": tensor<8xf32>",
-            ("tensor<8xf32>", '[{"x"}]'),
-        ),
-        "stablehlo.negate: a maximal sharding pins a value to one device",
+    "results pinned to different devices": (
+        """sdy.mesh @maximal_mesh_0 = <[], device_ids=[0]>
+sdy.mesh @maximal_mesh_1 = <[], device_ids=[1]>
+func.func @main(%arg0: tensor<8xf32>, %arg1: tensor<8xi32>) -> (tensor<8xf32>, tensor<8xi32>) {
+  %0:2 = "stablehlo.sort"(%arg0, %arg1) <{dimension = 0 : i64, is_stable = false}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>, %c: tensor<i32>, %d: tensor<i32>):
+    %1 = stablehlo.compare LT, %a, %b : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %1 : tensor<i1>
+  }) {sdy.sharding = #sdy.sharding_per_value<[<@maximal_mesh_0, []>, <@maximal_mesh_1, []>]>}
+      : (tensor<8xf32>, tensor<8xi32>) -> (tensor<8xf32>, tensor<8xi32>)
+  return %0#0, %0#1 : tensor<8xf32>, tensor<8xi32>
+}
+""",
+        "stablehlo.sort: its results are pinned to different devices (0, 1)",
     ),
 }
 

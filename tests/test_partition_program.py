@@ -48,6 +48,20 @@ PARTITIONED = [
     "transformer_block_forward",
 ]
 
+PINNED_RESULTS = """
+sdy.mesh @maximal_mesh_0 = <[], device_ids=[0]>
+sdy.mesh @maximal_mesh_1 = <[], device_ids=[1]>
+func.func @main(%arg0: tensor<8xf32>, %arg1: tensor<8xi32>) -> (tensor<8xf32>, tensor<8xi32>) {
+  %0:2 = "stablehlo.sort"(%arg0, %arg1) <{dimension = 0 : i64, is_stable = false}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>, %c: tensor<i32>, %d: tensor<i32>):
+    %1 = stablehlo.compare LT, %a, %b : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %1 : tensor<i1>
+  }) {sdy.sharding = #sdy.sharding_per_value<[<@maximal_mesh_0, []>, <@maximal_mesh_1, []>]>}
+      : (tensor<8xf32>, tensor<8xi32>) -> (tensor<8xf32>, tensor<8xi32>)
+  return %0#0, %0#1 : tensor<8xf32>, tensor<8xi32>
+}
+"""
+
 TWO_MESHES = """
 sdy.mesh @a = <["x"=2]>
 sdy.mesh @b = <[], device_ids=[3]>
@@ -154,11 +168,15 @@ def test_a_tolerance_of_zero_names_the_output_reordered_sums_change():
     assert not info.value.result.ok and "FAIL" in info.value.result.table()
 
 
+def test_a_value_pinned_to_one_device_is_moved_there_and_back():
+    assert check(parse_module(TWO_MESHES)).ok
+
+
 def test_what_cannot_be_made_local_raises_partition_error():
-    with pytest.raises(PartitionError, match="a maximal sharding"):
-        partition(parse_module(TWO_MESHES))
+    with pytest.raises(PartitionError, match="pinned to different devices"):
+        partition(parse_module(PINNED_RESULTS))
     with pytest.raises(PartitionError):
-        check(parse_module(TWO_MESHES))
+        check(parse_module(PINNED_RESULTS))
 
 
 # -- comparing one output ---------------------------------------------------------------------

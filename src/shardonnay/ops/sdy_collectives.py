@@ -316,8 +316,10 @@ def verify_same_type(op: Op) -> None:
 
 
 def verify_sharding_rank(op: Op, sharding: TensorSharding, t: Type, what: str = "") -> None:
-    """Shardy's rank check of a sharding against the tensor it annotates."""
-    if isinstance(t, TensorType) and sharding.rank != len(t.shape):
+    """Shardy's rank check of a sharding against the tensor it annotates. A
+    sharding of rank 0 may name a maximal mesh (one device holds the whole
+    tensor): the module's verifier, which knows the meshes, checks it."""
+    if isinstance(t, TensorType) and sharding.rank not in (0, len(t.shape)):
         prefix = f"{what} - " if what else ""
         raise IRError(
             f"{op.name}: {prefix}sharding doesn't match tensor rank: "

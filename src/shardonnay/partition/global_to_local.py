@@ -66,9 +66,21 @@ values live on meshes of one device count:
   made from data only a smaller mesh's devices hold (gathered, reduced or
   moved off that mesh), those devices `spread` it to the others with a
   `stablehlo.collective_broadcast` (`_spread_whole_results`,
-  `local_layout.move`, `local_factors.lower_with_plan`).
+  `local_layout.move`, `local_factors.lower_with_plan`);
+- values pinned to one device by a maximal sharding (`<@maximal_mesh_3, []>`
+  on `<[], device_ids=[3]>`): global types on every device, meaningful on
+  their device only (`local_maximal`); the program runs on at least the
+  devices up to the largest one named. Explicit reshards leave the ops
+  touching pinned values alone: an op pinned to device `k` gets its
+  operands whole on `k` (a value pinned elsewhere by a
+  `stablehlo.collective_permute`, a sharded one gathered), other ops get
+  pinned operands by a `stablehlo.collective_broadcast` from their device
+  (then sliced to the layout wanted), see `local_maximal.lower_whole`.
 
-It raises `PartitionError` for maximal shardings (a value pinned to one device).
+It raises `PartitionError` (naming the op) for what it cannot convert: an sdy
+collective of a pinned value, a manual computation taking or giving one, an
+op whose results are pinned to different devices (or some pinned and some
+not), and the errors of the lowerings above.
 """
 
 from __future__ import annotations
@@ -102,7 +114,14 @@ from shardonnay.partition.local_factors import (
     whole_plan,
 )
 from shardonnay.partition.local_halo import HALO_OPS, halo, masked_update
-from shardonnay.partition.local_layout import complete, move, sharding_on, spread, to_partial
+from shardonnay.partition.local_layout import complete, sharding_on, spread, to_partial
+from shardonnay.partition.local_maximal import (
+    lower_whole,
+    maximal_device,
+    place,
+    relocate,
+    touches_pinned,
+)
 from shardonnay.partition.local_ops import localize
 from shardonnay.partition.local_shardings import (
     RESHARDS,
@@ -211,9 +230,12 @@ class _Conversion:
         self.ctx = LocalContext(
             Builder(self.out), self.meshes, self.mesh, found.shardings, next_channel(module)
         )
+        self.ctx.num_devices = found.num_devices
+        self.pinned = found.pinned  # global values pinned to one device -> that device
+        self.relocated: dict[tuple, Value] = {}  # see `_moved`
         self.signatures = {f.name: self._signature(f) for f in module.functions}
         # whether some values are split on meshes of fewer devices than the program's
-        self.spans_meshes = any(
+        self.spans_meshes = found.num_devices > self.mesh.size or any(
             self.ctx.mesh_of_sharding(s).size < self.mesh.size for s in found.shardings.values()
         )
         # local values -> the devices 0..n-1 holding their data (see `_local_reach`)
@@ -245,14 +267,35 @@ class _Conversion:
         return sharding
 
     def _conformed(self, value: Value, x: Value, sharding: TensorSharding | None, op: Op) -> Value:
-        """Local `x` of `value`, laid out as `sharding` says (moved there if it is not)."""
+        """Local `x` of `value`, laid out (or pinned) as `sharding` says (moved
+        there if it is not)."""
+        return self._relocated(value, x, self._place(sharding, value, op))
+
+    def _conformed_like(self, value: Value, x: Value, like: Value) -> Value:
+        """Local `x` of `value`, laid out (or pinned) as global value `like` is."""
+        return self._relocated(value, x, place(self.ctx, like, self.pinned))
+
+    def _relocated(self, value: Value, x: Value, target) -> Value:
+        """Local `x` of `value` moved to place `target` (`local_maximal.relocate`)."""
         if not isinstance(value.type, TensorType):
             return x
-        ctx = self.ctx
+        source = place(self.ctx, value, self.pinned)
+        return relocate(self.ctx, x, value.type.shape, source, target)
+
+    def _moved(self, value: Value, x: Value, target) -> Value:
+        """`_relocated` for operand `x` of `value`, once per place and block."""
+        axes, mesh, device = target
+        key = (value, tuple(map(tuple, axes)), mesh, device, id(self.ctx.builder.insertion_block))
+        if key not in self.relocated:
+            self.relocated[key] = self._relocated(value, x, target)
+        return self.relocated[key]
+
+    def _place(self, sharding: TensorSharding | None, value: Value, op: Op):
+        """The place (`local_maximal.relocate`) of a value of `value`'s type sharded `sharding`."""
+        device = maximal_device(sharding, self.meshes)
         sharding = self._on_devices(sharding, op)
-        source, target = ctx.sharded_axes(value), ctx.axes_of(sharding, len(value.type.shape))
-        target_mesh = ctx.mesh_of_sharding(sharding)
-        return move(ctx, x, source, ctx.mesh_of(value), target, target_mesh, value.type.shape)
+        axes = self.ctx.axes_of(sharding, len(value.type.shape))
+        return axes, self.ctx.mesh_of_sharding(sharding), device
 
     # -- conversion ------------------------------------------------------------------------------
 
@@ -263,8 +306,9 @@ class _Conversion:
             else:
                 self.out.append(op.clone())
         has_main = any(f.name == "main" for f in self.out.functions)
-        if self.sharded and has_main and device_count(self.out) != self.mesh.size:
-            self.out.attributes["mhlo.num_partitions"] = IntegerAttr(self.mesh.size, "i32")
+        count = self.ctx.num_devices
+        if (self.sharded or self.pinned) and has_main and device_count(self.out) != count:
+            self.out.attributes["mhlo.num_partitions"] = IntegerAttr(count, "i32")
         if self.spans_meshes:
             cover_devices(self.ctx, self.out)
         return self.out
@@ -365,33 +409,57 @@ class _Conversion:
         if name in ("sdy.manual_computation", "sdy.named_computation"):
             self._inline(op, operands)
             return
+        pinned = touches_pinned(op, self.pinned)
         if name == "sdy.sharding_group":
             return
         if name in _IDENTITIES:
-            results = operands
+            results = [
+                self._conformed_like(v, x, r) if pinned else x
+                for v, x, r in zip(op.operands, operands, op.results, strict=True)
+            ]
         elif name in RESHARDS:
-            source, result = op.operands[0], op.results[0]
-            results = [self._conformed(source, operands[0], ctx.sharding(result), op)]
+            sharding = op.attributes["sharding"]
+            results = [self._conformed(op.operands[0], operands[0], sharding, op)]
         elif name == "sdy.replicated_to_unreduced" or name == "sdy.sharded_to_unreduced":
             results = [self._to_unreduced(op, operands[0])]
         elif name in SDY_COLLECTIVES:  # the unreduced marks are above
+            if pinned:
+                raise partition_error(op, "a collective of a value pinned to one device")
             results = [self._collective(op, operands[0])]
         elif name == "func.call":
             results = self._call(op, operands)
         elif name in _CONTROL_FLOW or name in _DEVICE_OPS:
-            if name == "stablehlo.while":
+            if name == "stablehlo.while" or (pinned and name == "stablehlo.optimization_barrier"):
                 operands = [
-                    self._conformed(v, x, ctx.sharding(r), op)
+                    self._conformed_like(v, x, r)
                     for v, x, r in zip(op.operands, operands, op.results, strict=True)
                 ]
+            elif pinned and name in ("stablehlo.case", "stablehlo.if"):
+                operands = [self._conformed(op.operands[0], operands[0], None, op), *operands[1:]]
             regions = [self._region(op, r) for r in op.regions]
             results = localize(ctx, op, operands, regions)
+        elif pinned:
+            regions = [self._region(op, r) for r in op.regions]
+            ctx.mesh = self._op_mesh(op)
+            whole = lower_whole(ctx, op, operands, regions, self.pinned, self._moved)
+            results = self._partial_results(op, whole)
         else:
             regions = [self._region(op, r) for r in op.regions]
             ctx.mesh = self._op_mesh(op)
             results = self._lower(op, operands, regions)
         self.values.update(zip(op.results, results, strict=True))
         self._spread_whole_results(op)
+
+    def _partial_results(self, op: Op, results: list[Value]) -> list[Value]:
+        """`results` of `op` (whole), partial along the unreduced axes of their shardings."""
+        out = []
+        for r, x in zip(op.results, results, strict=True):
+            self._mark_unreduced(r, self.ctx.sharding(r))
+            partial = self.ctx.partial.get(r)
+            if partial is not None:
+                x = to_partial(self.ctx, x, partial.axes, partial.kind, partial.mesh)
+            out.append(x)
+        return out
 
     def _reach(self, value: Value) -> int:
         """The devices `0..n-1` whose local `value` holds its data: those of the
@@ -506,9 +574,10 @@ class _Conversion:
         if parent is None or parent.name not in _CONTROL_FLOW:
             return operands
         if parent.name == "stablehlo.while" and op.parent is parent.regions[0].entry:
-            return operands  # the condition returns a predicate
+            # the condition returns a predicate, which every device must agree on
+            return [self._conformed(op.operands[0], operands[0], None, op)]
         return [
-            self._conformed(v, x, self.ctx.sharding(r), op)
+            self._conformed_like(v, x, r)
             for v, x, r in zip(op.operands, operands, parent.results, strict=True)
         ]
 
@@ -523,7 +592,7 @@ class _Conversion:
                 mesh = self.ctx.mesh_of_sharding(sharding)
                 unreduced = tuple(a for a in sharding.unreduced if a.size(mesh) > 1)
             x = self._kept_unreduced(v, unreduced, sharding)
-            operands.append(self._conformed(v, x, sharding, op))
+            operands.append(self._conformed(v, x, func.result_attrs(i).get("sdy.sharding"), op))
         self.ctx.op("func.return", operands, [], dict(op.attributes), location=op.location)
 
     def _kept_unreduced(self, value: Value, axes, sharding) -> Value:
@@ -564,6 +633,8 @@ class _Conversion:
     def _inline(self, op: Op, operands: list[Value]) -> None:
         """A manual (or named) computation's body, already local, inlined."""
         body = op.regions[0].entry
+        if touches_pinned(op, self.pinned) or any(a in self.pinned for a in body.arguments):
+            raise partition_error(op, "a value pinned to one device enters or leaves its body")
         for i, (arg, new) in enumerate(zip(body.arguments, operands, strict=True)):
             expected = self.ctx.local_type(arg, op)
             if new.type != expected:
@@ -612,7 +683,7 @@ class _Conversion:
         callee = self.source.function(op.attributes["callee"].name)
         signature = self.signatures[callee.name]
         operands = [
-            self._conformed(v, x, self._arg_sharding(callee, i), op)
+            self._conformed(v, x, callee.arg_attrs(i).get("sdy.sharding"), op)
             for i, (v, x) in enumerate(zip(op.operands, operands, strict=True))
         ]
         new = self.ctx.op(
@@ -621,10 +692,10 @@ class _Conversion:
         new.inherent = op.inherent
         results = []
         for i, (r, x) in enumerate(zip(op.results, new.results, strict=True)):
-            held = self._result_sharding(callee, i)
-            self._mark_unreduced(r, held)
-            source = ctx.axes_of(held, len(r.type.shape))
-            mesh = ctx.mesh_of_sharding(held)
-            target = ctx.sharded_axes(r)
-            results.append(move(ctx, x, source, mesh, target, ctx.mesh_of(r), r.type.shape))
+            self._mark_unreduced(r, self._result_sharding(callee, i))
+            if not isinstance(r.type, TensorType):
+                results.append(x)
+                continue
+            source = self._place(callee.result_attrs(i).get("sdy.sharding"), r, op)
+            results.append(relocate(ctx, x, r.type.shape, source, place(ctx, r, self.pinned)))
         return results

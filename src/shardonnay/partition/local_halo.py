@@ -4,12 +4,21 @@ the elements each device lacks.
 These ops move elements along a dim: result position `g` takes operand
 element `f(g)` (or the pad value). Where the operands and the result shard a
 moved dim by the same axes, result shard `k` needs a few elements of a few
-other shards (a halo). Each device sends each neighbour one contiguous window
-of its shard (`stablehlo.collective_permute`, a round per set of disjoint
-pairs), puts its own shard, the windows it received and the fill values side
-by side, and picks its result slots from them with a `stablehlo.gather` whose
-indices it reads from a table indexed by `partition_id`. Dims the op moves but
-nobody shards run the op locally; all this works for uneven shards too.
+other shards (a halo). Each device fetches from each other device the
+distinct slots it lacks as one window (`stablehlo.collective_permute`s in
+the rounds of `halo_schedule.schedule`: a round holds windows of one width,
+so every device receives exactly the slots it lacks along the dim), puts its
+own shard, the windows it received and the fill values side by side, and
+picks its result slots from them with a `stablehlo.gather` whose indices it
+reads from a table indexed by `partition_id`. Dims the op moves but nobody
+shards run the op locally; all this works for uneven shards too.
+
+Several moved dims go one at a time, each exchange carrying the other dims
+as they are then: first every dim drops the slots no result element reads
+(`_compact`), then the dims move in the order that brings the busiest device
+the fewest elements (`order_moves`). With one moved dim, a device receives
+exactly what `halo_need.op_need` says it lacks (per slot of the other dims,
+padding included); the corners of several moved dims may travel twice.
 
 For example, `stablehlo.slice %x [1:8]` of `tensor<8xf32>` sharded `[{"x"}]`
 on `<["x"=4]>` (2 slots per device, result 7 elements in 2 slots): result
@@ -20,7 +29,8 @@ and each device gathers its two slots from `[own 2 slots, received 1 slot]`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -30,6 +40,7 @@ from shardonnay.ir.attributes import DenseArrayAttr, DenseElementsAttr, StructAt
 from shardonnay.ir.core import Op, Value
 from shardonnay.ir.types import TensorType
 from shardonnay.ops.linalg import i64_list
+from shardonnay.partition.halo_schedule import Exchange, IndexMap, schedule
 from shardonnay.partition.local_context import (
     I64,
     LocalContext,
@@ -39,8 +50,6 @@ from shardonnay.partition.local_context import (
 )
 from shardonnay.partition.local_layout import relayout_received, replica_groups
 
-# result position -> (operand, operand position), or None for the pad value
-IndexMap = Callable[[int], tuple[int, int] | None]
 HALO_OPS = ("stablehlo.slice", "stablehlo.pad", "stablehlo.reverse", "stablehlo.concatenate")
 
 
@@ -70,19 +79,28 @@ def halo(ctx: LocalContext, op: Op, operands: Sequence[Value], regions) -> list[
         if d not in moves and any(v.type.shape[d] != result.type.shape[d] for v in data):
             raise partition_error(op, f"dimension {d} changes size but moves nothing")
     fill = operands[1] if op.name == "stablehlo.pad" else None
-    local_dims = [d for d in moves if not result_axes[d]]
-    sharded_dims = [d for d in moves if result_axes[d]]
-    shrinks = op.name in ("stablehlo.slice",)
-    # Local moves first where they shrink the value, last where they grow it.
-    order = (local_dims + sharded_dims) if shrinks else (sharded_dims + local_dims)
-    shapes = [list(v.type.shape) for v in data]
-    for d in order:
+    if any(result_axes[d] for d in moves) and ctx.mesh.size != ctx.num_devices:
+        raise partition_error(op, "an exchange runs on the program's devices only")
+    slot_maps: dict[int, dict[int, dict[int, int]]] = {}
+    slots = {d: [x.type.shape[d] for x in xs] for d in moves}
+    if len(xs) == 1 and len(moves) > 1 and any(result_axes[d] for d in moves):
+        for d in list(moves):
+            xs[0], moves[d], slot_maps[d] = _compact(ctx, xs[0], d, moves[d], result_axes[d])
+    plans = {
+        d: _plan(ctx, op, [v.type.shape[d] for v in data], slots[d], d, m, a, slot_maps.get(d))
+        for d, m in moves.items()
+        if (a := result_axes[d])
+    }
+    devices = list(ctx.mesh.device_list)
+    received = {d: schedule(plan, devices).received for d, plan in plans.items()}
+    local_shape = list(xs[0].type.shape)
+    for d in order_moves(op, moves, plans, received, local_shape):
         move = moves[d]
-        if result_axes[d]:
-            x = _exchange(ctx, op, xs, [s[d] for s in shapes], d, move, result_axes[d], fill)
+        if d in plans:
+            x = exchange(ctx, xs, plans[d], fill, op)[0]
         else:
             x = _local(ctx, xs, d, move, fill)
-        xs, shapes = [x], [[*shapes[0][:d], move.size, *shapes[0][d + 1 :]]]
+        xs = [x]
     if len(xs) != 1:  # a concatenation along no dim is the identity of one operand
         raise partition_error(op, "several operands but no dim to join them along")
     expected = ctx.local_type(result, op)
@@ -149,19 +167,59 @@ def _local(ctx: LocalContext, xs: Sequence[Value], dim: int, move: _Move, fill) 
     return _pick(ctx, parts, dim, [rows])
 
 
-def _exchange(
+def _compact(
+    ctx: LocalContext, x: Value, dim: int, move: _Move, axes
+) -> tuple[Value, _Move, dict[int, dict[int, int]]]:
+    """`x` keeping along `dim` only the slots some result element reads,
+    before other dims exchange (they carry this dim as it is then).
+
+    Unsharded, the dim keeps the read positions in order and the move reads
+    those. Sharded by `axes`, shard `k` keeps its read slots `S(k)`, as many
+    as the most any shard keeps (the rest repeat one), and the map says
+    where each went: `{k: {old slot: new slot}}`. For example, a slice
+    `[0:8:2]` of 8 over 2 shards (4 slots) keeps slots 0 and 2 of each
+    shard, and an exchange along another dim carries 2 slots, not 4."""
+    mesh = ctx.mesh
+    slots = x.type.shape[dim]
+    read = sorted({f[1] for f in map(move.source, range(move.size)) if f is not None})
+    if not axes:
+        if not read or len(read) == slots:
+            return x, move, {}
+        at = {i: t for t, i in enumerate(read)}
+
+        def source(g: int) -> tuple[int, int] | None:
+            found = move.source(g)
+            return None if found is None else (0, at[found[1]])
+
+        return _pick(ctx, [x], dim, [read]), _Move(move.size, source), {}
+    kept: dict[int, list[int]] = {k: [] for k in range(axes_size(axes, mesh))}
+    for i in read:
+        kept[i // slots].append(i % slots)
+    width = max(len(q) for q in kept.values())
+    if not width or width == slots:
+        return x, move, {}
+    rows = [[0] * width for _ in range(ctx.num_devices)]
+    for device in mesh.device_list:
+        q = kept[axes_index(device, axes, mesh)]
+        rows[device] = [*q, *[q[-1] if q else 0] * (width - len(q))]
+    slot_map = {k: {i: t for t, i in enumerate(q)} for k, q in kept.items()}
+    return _pick(ctx, [x], dim, rows), move, slot_map
+
+
+def _plan(
     ctx: LocalContext,
     op: Op,
-    xs: Sequence[Value],
     global_sizes: Sequence[int],
+    slots: Sequence[int],
     dim: int,
     move: _Move,
     axes,
-    fill,
-) -> Value:
-    """The move along `dim`, sharded by `axes` in the operands and the result."""
+    slot_map: dict[int, dict[int, int]] | None = None,
+) -> Exchange:
+    """The exchange of the move along `dim`, sharded by `axes` in the
+    operands (`slots` per device, `global_sizes` in all) and the result;
+    `slot_map` says where `_compact` put each shard's slots."""
     mesh = ctx.mesh
-    slots = [x.type.shape[dim] for x in xs]  # per operand
     out_slots = -(-move.size // axes_size(axes, mesh))
     if not out_slots or not all(slots):
         raise partition_error(op, f"dimension {dim} is empty")
@@ -171,15 +229,53 @@ def _exchange(
             for found in map(move.source, range(move.size))
         ):
             raise partition_error(op, f"dimension {dim} reads outside operand {j}")
-    plan = Exchange(
+    return Exchange(
         dim,
         out_slots,
         lambda device: _positions(axes_index(device, axes, mesh), out_slots, move.size),
         move.source,
-        _holder(axes, slots, mesh),
+        _holder(axes, slots, mesh, slot_map),
         (axes_size(axes, mesh) - 1) * max(slots),
     )
-    return exchange(ctx, xs, plan, fill, op)[0]
+
+
+def order_moves(
+    op: Op,
+    moves: dict[int, _Move],
+    plans: dict[int, Exchange],
+    received: dict[int, dict[int, int]],
+    local_shape: Sequence[int],
+) -> list[int]:
+    """The order to move dims in: the one whose exchanges bring the busiest
+    device the fewest elements (a dim's slots travel with the other dims'
+    sizes at that time, so a pad exchanges before its other dims grow and
+    a slice after they shrink); ties keep local moves first where the op
+    shrinks the value and last where it grows it.
+
+    For example, `stablehlo.pad` of `tensor<8x16xf32>` on `[{"data"},
+    {"model"}]` (4x4 per device) to 10x18 (5x5): dim 0 moves no element
+    between devices but grows to 5 rows, so dim 1's 3 slots travel as 4x3
+    before it rather than 5x3 after it."""
+    local_dims = [d for d in moves if d not in plans]
+    shrinks = op.name == "stablehlo.slice"
+    base = (local_dims + list(plans)) if shrinks else (list(plans) + local_dims)
+    if len(base) > 5:
+        return base
+
+    def cost(order: Sequence[int]) -> int:
+        shape = list(local_shape)
+        totals: dict[int, int] = {}
+        for d in order:
+            if d in plans:
+                others = int(np.prod([n for e, n in enumerate(shape) if e != d], dtype=np.int64))
+                for device, slots in received[d].items():
+                    totals[device] = totals.get(device, 0) + slots * others
+                shape[d] = plans[d].slots
+            else:
+                shape[d] = moves[d].size
+        return max(totals.values(), default=0)
+
+    return list(min(itertools.permutations(base), key=cost))
 
 
 def _positions(k: int, count: int, size: int) -> list[int]:
@@ -187,94 +283,61 @@ def _positions(k: int, count: int, size: int) -> list[int]:
     return [g if g < size else -1 for g in range(k * count, (k + 1) * count)]
 
 
-def _holder(axes, slots: Sequence[int], mesh):
+def _holder(axes, slots: Sequence[int], mesh, slot_map: dict[int, dict[int, int]] | None = None):
     """(device, operand, position) -> the device among those differing from it
-    only along `axes` that holds the position, and its slot there."""
+    only along `axes` that holds the position, and its slot there (shard
+    `k`'s slot `s` moved to `slot_map[k][s]` where given)."""
     group_of = {d: g for g in replica_groups(axes, mesh) for d in g}
 
     def holder(device: int, j: int, i: int) -> tuple[int, int]:
-        return group_of[device][i // slots[j]], i % slots[j]
+        k, s = divmod(i, slots[j])
+        return group_of[device][k], slot_map[k][s] if slot_map else s
 
     return holder
-
-
-@dataclass(frozen=True)
-class Exchange:
-    """What each device needs along `dim`: for its `slots` result slots the
-    global positions (`positions(device)`, -1 for padding), each taken from
-    `source(position)` (operand, operand position; None for the fill value),
-    held by `holder(device, operand, operand position)` (device, slot)."""
-
-    dim: int
-    slots: int
-    positions: Callable[[int], list[int]]
-    source: IndexMap
-    holder: Callable[[int, int, int], tuple[int, int]]
-    budget: int  # the most slots a device may receive (what a gather brings)
 
 
 def exchange(
     ctx: LocalContext, xs: Sequence[Value], plan: Exchange, fill: Value | None, op: Op
 ) -> tuple[Value, int]:
     """Each device's result slots along `plan.dim`, built from its own operands
-    and windows of other devices' (`stablehlo.collective_permute`s, a round
-    per set of disjoint pairs), and the most slots a device receives. Raises
+    and windows of other devices' (`stablehlo.collective_permute`s, in the
+    rounds of `schedule`), and the most slots a device receives. Raises
     PartitionError where that is more than `plan.budget`."""
     dim, mesh = plan.dim, ctx.mesh
     if mesh.size != ctx.num_devices:
         raise partition_error(op, "an exchange runs on the program's devices only")
     slots = [x.type.shape[dim] for x in xs]
-    devices = list(mesh.device_list)
-    # needs[device]: per result slot, (holder, operand, slot), None (fill) or -1 (padding)
-    needs: dict[int, list] = {}
-    wanted: dict[tuple[int, int, int], list[int]] = {}  # (receiver, sender, operand) -> slots
-    for device in devices:
-        row: list = []
-        for g in plan.positions(device):
-            found = None if g == -1 else plan.source(g)
-            if g == -1 or found is None:
-                row.append(-1 if g == -1 else None)
-                continue
-            j, i = found
-            holder, q = plan.holder(device, j, i)
-            row.append((holder, j, q))
-            if holder != device:
-                wanted.setdefault((device, holder, j), []).append(q)
-        needs[device] = row
-    rounds: list[list[tuple[int, int, int]]] = []
-    width_of = {key: max(q) - min(q) + 1 for key, q in wanted.items()}
-    for key in sorted(wanted, key=lambda t: (t[2], -width_of[t], t[0], t[1])):
-        for r in rounds:
-            if r[0][2] == key[2] and all(key[0] != o[0] and key[1] != o[1] for o in r):
-                r.append(key)
-                break
-        else:
-            rounds.append([key])
-    widths = [max(width_of[key] for key in r) for r in rounds]
-    received = {
-        d: sum(w for r, w in zip(rounds, widths, strict=True) if any(k[0] == d for k in r))
-        for d in devices
-    }
-    most = max(received.values(), default=0)
+    plan_of = schedule(plan, list(mesh.device_list))
+    most = max(plan_of.received.values(), default=0)
     if most > plan.budget:
         raise partition_error(op, f"dimension {dim} moves more than a gather would")
     parts = list(xs)
     bases = list(np.cumsum([0, *slots])[:-1])
-    place: dict[tuple[int, int, int], tuple[int, int]] = {}  # key -> (window's base, its lo)
+    place: dict[tuple[int, int, int], tuple[int, dict[int, int]]] = {}  # -> (base, slot -> at)
     offset = int(sum(slots))
-    for r, width in zip(rounds, widths, strict=True):
-        j = r[0][2]
-        los = {key: min(min(wanted[key]), slots[j] - width) for key in r}
-        table = [0] * ctx.num_devices
-        for key in r:
-            table[key[1]] = los[key]
-        pairs = [(sender, receiver) for receiver, sender, _ in r]
-        x = xs[j]
-        starts = [ctx.i64(0) for _ in x.type.shape]
-        starts[dim] = ctx.table_entry(table, ctx.partition_id())
-        sizes = list(x.type.shape)
-        sizes[dim] = width
-        window = ctx.dynamic_slice(x, starts, sizes)
+    for r in plan_of.rounds:
+        j, width, x = r.operand, r.width, xs[r.operand]
+        at: dict[tuple[int, int], dict[int, int]] = {}
+        if all(q[-1] - q[0] < width for _, _, q in r.windows):
+            # each window is a run of `width` slots: a dynamic_slice cuts it
+            table = [0] * ctx.num_devices
+            for receiver, sender, q in r.windows:
+                lo = min(q[0], slots[j] - width)
+                table[sender] = lo
+                at[(receiver, sender)] = {s: s - lo for s in q}
+            starts = [ctx.i64(0) for _ in x.type.shape]
+            starts[dim] = ctx.table_entry(table, ctx.partition_id())
+            sizes = list(x.type.shape)
+            sizes[dim] = width
+            window = ctx.dynamic_slice(x, starts, sizes)
+        else:  # scattered slots: each sender gathers just those
+            picks = [list(range(width)) for _ in range(ctx.num_devices)]
+            for receiver, sender, q in r.windows:
+                extra = [s for s in range(slots[j]) if s not in q][: width - len(q)]
+                picks[sender] = [*q, *extra]
+                at[(receiver, sender)] = {s: t for t, s in enumerate(q)}
+            window = _pick(ctx, [x], dim, picks)
+        pairs = [(sender, receiver) for receiver, sender, _ in r.windows]
         attr = DenseElementsAttr.from_numpy(np.array(pairs), TensorType((len(pairs), 2), I64))
         parts.append(
             ctx.value(
@@ -284,13 +347,13 @@ def exchange(
                 {"channel_handle": ctx.channel_handle(), "source_target_pairs": attr},
             )
         )
-        for key in r:
-            place[key] = (offset, los[key])
+        for (receiver, sender), slot_at in at.items():
+            place[(receiver, sender, j)] = (offset, slot_at)
         offset += width
     fill_slot = offset
     padding_slot = offset + (1 if fill is not None else 0)
     rows = [[0] * plan.slots for _ in range(ctx.num_devices)]
-    for device, row in needs.items():
+    for device, row in plan_of.rows.items():
         picks = []
         for entry in row:
             if entry == -1:
@@ -302,12 +365,12 @@ def exchange(
                 if holder == device:
                     picks.append(int(bases[j]) + q)
                 else:
-                    base, lo = place[(device, holder, j)]
-                    picks.append(base + q - lo)
+                    base, slot_at = place[(device, holder, j)]
+                    picks.append(base + slot_at[q])
         rows[device] = picks
     if fill is not None:
         parts.append(_slot(ctx, xs[0], dim, fill))
-    if any(-1 in row for row in needs.values()):
+    if any(-1 in row for row in plan_of.rows.values()):
         padding = ctx.scalar(ctx.padding_value(xs[0].type), xs[0].type.element_type)
         parts.append(_slot(ctx, xs[0], dim, padding))
     return _pick(ctx, parts, dim, rows), most
@@ -387,6 +450,9 @@ def relayout_by_exchange(
     For example, gathering `{"y":(2)2}` of `[{"y"}]` on a dim of 18 over
     `"y"=4` (5 slots per device, 9 wanted): device 2 (slots 10..14) needs
     element 9 of device 1 and 15..17 of device 3, not the whole dim.
+    Along each dim a device receives exactly the slots it lacks (see
+    `halo_schedule.schedule`); with one dim to move, that is
+    `halo_need.relayout_need` per slot of the other dims.
     Raises PartitionError where no such order exists or a device would
     receive as much as `relayout`'s gathers bring it."""
     mesh = ctx.mesh
@@ -394,7 +460,6 @@ def relayout_by_exchange(
     spent = 0
     current = [tuple(a) for a in source]
     pending = [d for d in range(len(shape)) if current[d] != tuple(target[d])]
-    identity: IndexMap = lambda g: (0, g)  # noqa: E731
     while pending:
         free = [
             d
@@ -410,18 +475,8 @@ def relayout_by_exchange(
         if not free:
             raise partition_error(op, "the axes move between dims in a cycle")
         d = free[0]
-        held, wanted = current[d], tuple(target[d])
-        count = -(-shape[d] // axes_size(wanted, mesh))
-        plan = Exchange(
-            d,
-            count,
-            lambda device, w=wanted, c=count, n=shape[d]: _positions(
-                axes_index(device, w, mesh), c, n
-            ),
-            identity,
-            _holder(held, [x.type.shape[d]], mesh),
-            (axes_size(held, mesh) - 1) * x.type.shape[d],
-        )
+        wanted = tuple(target[d])
+        plan = _relayout_plan(x, d, current[d], wanted, shape[d], mesh)
         other = int(np.prod([n for e, n in enumerate(x.type.shape) if e != d], dtype=np.int64))
         x, most = exchange(ctx, [x], plan, None, op)
         spent += most * other
@@ -430,6 +485,20 @@ def relayout_by_exchange(
         current[d] = wanted
         pending.remove(d)
     return x
+
+
+def _relayout_plan(x: Value, d: int, held, wanted, size: int, mesh) -> Exchange:
+    """The exchange moving dim `d` (global `size`) of `x` from axes `held`
+    to axes `wanted`."""
+    count = -(-size // axes_size(wanted, mesh))
+    return Exchange(
+        d,
+        count,
+        lambda device: _positions(axes_index(device, wanted, mesh), count, size),
+        lambda g: (0, g),
+        _holder(held, [x.type.shape[d]], mesh),
+        (axes_size(held, mesh) - 1) * x.type.shape[d],
+    )
 
 
 def masked_update(ctx: LocalContext, op: Op, operands: Sequence[Value], regions) -> list[Value]:

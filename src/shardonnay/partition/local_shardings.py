@@ -12,6 +12,11 @@ mesh's devices. For example, on `@a = <["x"=2, "y"=4]>` and `@b = <["z"=8]>`
 a value sharded `<@a, [{"x"}]>` can be resharded to `<@b, [{"z"}]>` (gather
 on `@a`, slice on `@b`); with `@c = <["w"=4]>` holding split values too, the
 program runs on 8 devices and a value split on `@c` lives on devices 0..3.
+
+A value with a maximal sharding (`<@maximal_mesh_3, []>` on
+`sdy.mesh @maximal_mesh_3 = <[], device_ids=[3]>`) is pinned to that device
+(`pinned`, see `local_maximal`); the program runs on at least the devices
+`0..k` for each device `k` a value is pinned to.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ from shardonnay.ir.core import Module, Op, Value
 from shardonnay.mesh import Mesh
 from shardonnay.partition.cost import SDY_COLLECTIVES
 from shardonnay.partition.local_context import partition_error
+from shardonnay.partition.local_maximal import maximal_device
 from shardonnay.sharding import DimSharding, TensorSharding, TensorShardingPerValue
 
 RESHARDS = ("sdy.sharding_constraint", "sdy.reshard")
@@ -30,11 +36,15 @@ RESHARDS = ("sdy.sharding_constraint", "sdy.reshard")
 @dataclass(frozen=True)
 class ProgramShardings:
     """The split values' shardings, the first of the largest meshes holding
-    split values (a mesh of one device when none), and whether any value is split."""
+    split values (a mesh of one device when none), whether any value is split,
+    the device each pinned value is pinned to, and the devices the program
+    runs on (the largest mesh's, more where a value is pinned past them)."""
 
     shardings: dict[Value, TensorSharding]
     mesh: Mesh
     sharded: bool
+    pinned: dict[Value, int]
+    num_devices: int
 
 
 def collect_shardings(module: Module) -> ProgramShardings:
@@ -61,19 +71,22 @@ def collect_shardings(module: Module) -> ProgramShardings:
         v: s for v, s, op in found if v is not None and is_split(s, mesh_of(s, meshes, op))
     }
     largest = max(used, key=lambda m: m.size, default=Mesh())  # the first of the most devices
-    return ProgramShardings(shardings, largest, bool(used))
+    devices = [maximal_device(s, meshes) for _, s, _ in found]
+    pinned = {
+        v: d for (v, _, _), d in zip(found, devices, strict=True) if v is not None and d is not None
+    }
+    num_devices = max([largest.size, *(d + 1 for d in devices if d is not None)])
+    return ProgramShardings(shardings, largest, bool(used), pinned, num_devices)
 
 
 def mesh_of(sharding: TensorSharding, meshes: dict[str, Mesh], op: Op) -> Mesh:
-    """The mesh `sharding` names; `PartitionError` for unknown and maximal ones."""
+    """The mesh `sharding` names; `PartitionError` for unknown ones."""
     if isinstance(sharding.mesh, Mesh):
         mesh = sharding.mesh
     else:
         mesh = meshes.get(sharding.mesh)
         if mesh is None:
             raise partition_error(op, f"unknown mesh @{sharding.mesh}")
-    if mesh.is_maximal:
-        raise partition_error(op, "a maximal sharding pins a value to one device")
     return mesh
 
 

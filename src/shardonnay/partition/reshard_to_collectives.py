@@ -82,15 +82,19 @@ def reshard_stays(op: Op, meshes: dict[str, Mesh]) -> bool:
     It stays when it goes onto a mesh whose axes differ from those of its
     input's sharding (no collective moves data between meshes), unless its
     target is fully replicated (then it is lowered on the input's mesh).
-    An input without a sharding is replicated: the reshard goes.
+    An input without a sharding is replicated: the reshard goes. A reshard
+    onto or off a maximal mesh (one device) stays: the per-device program
+    moves the value to or from that device (Shardy's pass fails on it).
 
     On `@a = <["x"=2]>` and `@b = <["y"=2]>`, a reshard of a value sharded
     `<@a, [{"x"}]>` to `<@b, [{"y"}]>` stays; one to `<@b, [{}]>` goes.
     """
     out: TensorSharding = op.attributes["sharding"]
+    in_sharding = sharding_of(_input(op))
+    if any(s is not None and mesh_of(s, meshes).is_maximal for s in (out, in_sharding)):
+        return True
     if _fully_replicated(out):
         return False
-    in_sharding = sharding_of(_input(op))
     return in_sharding is not None and not _same_mesh(in_sharding, out, meshes)
 
 

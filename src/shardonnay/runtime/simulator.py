@@ -15,7 +15,11 @@ or result split on a mesh of fewer devices lives on that mesh's devices
 only: the other devices are handed a buffer of its local type with
 undefined contents (poison, or zeros without `poison`), and their results
 are not read. Replicated arguments and results, whichever mesh they name,
-are on every device.
+are on every device. An argument or result with a maximal sharding
+(`<@maximal_mesh_3, []>` on `<[], device_ids=[3]>`) is pinned to that device:
+it is handed whole to device 3 only (the others get an undefined buffer of
+its type) and read from device 3 only; the program runs on at least the
+devices up to the largest one named.
 
 >>> from shardonnay.syntax.mlir_reader import parse_module
 >>> m = parse_module('''sdy.mesh @mesh = <["x"=2]>
@@ -160,8 +164,9 @@ def _splits(sharding: TensorSharding | None, mesh: Mesh | None) -> bool:
 
 def device_count(module: Module, func: str = "main") -> int:
     """The devices a per-device program runs on: its `mhlo.num_partitions`,
-    else those of the largest mesh its signature is sharded on, else of its
-    only mesh of several devices, else one."""
+    else those of the largest mesh its signature is sharded on (and at least
+    `k + 1` for an argument or result pinned to device `k`), else of its only
+    mesh of several devices, else one."""
     partitions = module.attributes.get("mhlo.num_partitions")
     if partitions is not None:
         return int(partitions.value)
@@ -174,6 +179,12 @@ def device_count(module: Module, func: str = "main") -> int:
             mesh = _mesh_named(module, s)
             if _splits(s, mesh):
                 sizes.add(mesh.size)
+    pinned = [
+        _mesh_named(module, s).device_ids[0]
+        for s in shardings
+        if s is not None and _mesh_named(module, s).is_maximal
+    ]
+    sizes |= {d + 1 for d in pinned}
     if sizes:
         return max(sizes)
     meshes = {m.size for m in module.meshes.values() if m.size > 1}
@@ -184,7 +195,10 @@ def _placement(
     module: Module, sharding: TensorSharding | None, rank: int, count: int
 ) -> tuple[TensorSharding, Mesh]:
     """The sharding and mesh that lay a value out on the program's `count`
-    devices: its own when it is sharded, else a replicated one."""
+    devices: its own when it is sharded or pinned to one device, else a
+    replicated one."""
+    if sharding is not None and _mesh_named(module, sharding).is_maximal:
+        return sharding, _mesh_named(module, sharding)
     if sharding is not None and sharding.dims:
         mesh = _mesh_named(module, sharding)
         if _splits(sharding, mesh):
@@ -194,6 +208,8 @@ def _placement(
 
 
 def _global_shape(t: TensorType, sharding: TensorSharding, mesh: Mesh) -> tuple[int, ...]:
+    if not sharding.dims:  # maximal: whole on its device
+        return t.shape
     return tuple(n * d.sharded_size(mesh) for n, d in zip(t.shape, sharding.dims, strict=True))
 
 

@@ -1,0 +1,124 @@
+"""Who sends which slots to whom, in which rounds, for a halo exchange
+(`local_halo.exchange`): worked out on device ids and slot numbers, before
+any op is emitted, so that the lowering can weigh alternatives (which dim
+to move first) by what each device would receive.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+# result position -> (operand, operand position), or None for the pad value
+IndexMap = Callable[[int], tuple[int, int] | None]
+
+
+@dataclass(frozen=True)
+class Exchange:
+    """What each device needs along `dim`: for its `slots` result slots the
+    global positions (`positions(device)`, -1 for padding), each taken from
+    `source(position)` (operand, operand position; None for the fill value),
+    held by `holder(device, operand, operand position)` (device, slot)."""
+
+    dim: int
+    slots: int
+    positions: Callable[[int], list[int]]
+    source: IndexMap
+    holder: Callable[[int, int, int], tuple[int, int]]
+    budget: int  # the most slots a device may receive (what a gather brings)
+
+
+@dataclass(frozen=True)
+class Round:
+    """One `stablehlo.collective_permute`: every sender sends `width` slots
+    of operand `operand`; `windows` are (receiver, sender, the distinct slots
+    of the sender's shard the receiver needs), `width` of them each."""
+
+    operand: int
+    width: int
+    windows: tuple[tuple[int, int, tuple[int, ...]], ...]
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """An exchange worked out before any op is emitted: per device its
+    result slots (`rows`: (holder, operand, slot), None for the fill value,
+    -1 for padding), the rounds, and per device the distinct slots it
+    needs from others (`need`), which is what it receives."""
+
+    rows: dict[int, list]
+    rounds: tuple[Round, ...]
+    need: dict[int, int]
+
+    @property
+    def received(self) -> dict[int, int]:
+        """Per device, the slots the rounds bring it."""
+        out = dict.fromkeys(self.need, 0)
+        for r in self.rounds:
+            for receiver, _, _ in r.windows:
+                out[receiver] += r.width
+        return out
+
+
+def schedule(plan: Exchange, devices: Sequence[int]) -> Schedule:
+    """Which slots each device fetches from whom, in rounds.
+
+    A device needs the distinct slots its result reads from other devices;
+    each (receiver, sender) pair is one window of those slots. In a
+    `stablehlo.collective_permute` every sender sends a buffer of one shape,
+    so a round holds windows of one operand and one width, with distinct
+    senders and distinct receivers: each device receives exactly the slots
+    it lacks, and a narrow window never pays for a wide one. A shift of
+    even shards (a slice, a pad without interior padding) is one round of
+    one neighbour per device (two where the shift straddles shards).
+
+    For example, gathering `{"y":(2)2}` of 18 elements over `"y"=4` (5
+    slots per device, see `relayout_by_exchange`): devices 0..3 need 4, 5,
+    1 + 3 and 1 + 5 slots; the windows of widths 5, 5 (1 <- 0, 3 <- 2),
+    4 (0 <- 1), 3 (2 <- 3), 1 (2 <- 1) and 1 (3 <- 1: device 1 sends to
+    device 2 in that round already) make five rounds.
+
+    A slice `[1:8]` of 8 over 4 devices (2 slots each, operand and result):
+    devices 0..2 each lack one slot of their right neighbour, one round:
+
+    >>> plan = Exchange(
+    ...     0, 2, lambda d: [g if g < 7 else -1 for g in (2 * d, 2 * d + 1)],
+    ...     lambda g: (0, g + 1), lambda device, j, i: (i // 2, i % 2), 6)
+    >>> [(r.width, r.windows) for r in schedule(plan, range(4)).rounds]
+    [(1, ((0, 1, (0,)), (1, 2, (0,)), (2, 3, (0,))))]
+    """
+    rows: dict[int, list] = {}
+    wanted: dict[tuple[int, int, int], set[int]] = {}  # (receiver, sender, operand) -> slots
+    for device in devices:
+        row: list = []
+        for g in plan.positions(device):
+            found = None if g == -1 else plan.source(g)
+            if g == -1 or found is None:
+                row.append(-1 if g == -1 else None)
+                continue
+            j, i = found
+            holder, q = plan.holder(device, j, i)
+            row.append((holder, j, q))
+            if holder != device:
+                wanted.setdefault((device, holder, j), set()).add(q)
+        rows[device] = row
+    need = {d: 0 for d in devices}
+    for (receiver, _, _), q in wanted.items():
+        need[receiver] += len(q)
+    rounds: list[tuple[int, int, list]] = []  # (operand, width, windows)
+    for key in sorted(wanted, key=lambda t: (t[2], -len(wanted[t]), t[0], t[1])):
+        receiver, sender, j = key
+        width = len(wanted[key])
+        chosen = next(
+            (
+                r
+                for r in rounds
+                if r[:2] == (j, width) and all(receiver != o[0] and sender != o[1] for o in r[2])
+            ),
+            None,
+        )
+        if chosen is None:
+            chosen = (j, width, [])
+            rounds.append(chosen)
+        chosen[2].append((receiver, sender, tuple(sorted(wanted[key]))))
+    return Schedule(rows, tuple(Round(j, w, tuple(windows)) for j, w, windows in rounds), need)

@@ -1,0 +1,458 @@
+"""Values pinned to one device by maximal shardings, partitioned and run.
+
+A maximal mesh `<[], device_ids=[k]>` pins a value to device `k`: the
+per-device program holds it whole on every device, meaningful on `k` only.
+Each program is partitioned, run on every device by the simulator (arguments
+pinned to a device are handed to it alone, the other devices get NaN) and
+compared with the reference interpreter on the unpartitioned program
+(`shardonnay.check`); a few also run on XLA's CPU devices.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import shardonnay
+from program_generator import random_program
+from shardonnay.errors import IRError, PartitionError, ShardonnayError
+from shardonnay.ir.verifier import verify
+from shardonnay.layout import shard, unshard
+from shardonnay.mesh import Mesh
+from shardonnay.partition.cost import collective_costs
+from shardonnay.partition.program import check
+from shardonnay.propagation.pipeline import propagation_pipeline
+from shardonnay.runtime.simulator import device_count, device_inputs, global_outputs
+from shardonnay.sharding import TensorSharding
+from shardonnay.syntax.mlir_reader import parse_module
+
+ROOT = Path(__file__).parent.parent
+
+MESHES = """
+sdy.mesh @mesh = <["x"=2, "y"=4]>
+sdy.mesh @maximal_mesh_0 = <[], device_ids=[0]>
+sdy.mesh @maximal_mesh_2 = <[], device_ids=[2]>
+sdy.mesh @maximal_mesh_5 = <[], device_ids=[5]>
+"""
+
+
+def pinned(device: int) -> str:
+    """The attribute pinning an op's result to `device`."""
+    return f"{{sdy.sharding = #sdy.sharding_per_value<[<@maximal_mesh_{device}, []>]>}}"
+
+
+def on_mesh(dims: str) -> str:
+    """The attribute sharding an op's result `[dims]` on `@mesh`."""
+    return f"{{sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{dims}]>]>}}"
+
+
+# A value moving from device 2 to device 5, then to device 0; a sharded value
+# gathered into an op on device 5.
+DEVICE_TO_DEVICE = (
+    MESHES
+    + f"""
+func.func @main(%arg0: tensor<8x4xf32> {{sdy.sharding = #sdy.sharding<@mesh, [{{"x"}}, {{"y"}}]>}},
+                %arg1: tensor<8x4xf32> {{sdy.sharding = #sdy.sharding<@maximal_mesh_2, []>}})
+    -> (tensor<8x4xf32> {{sdy.sharding = #sdy.sharding<@maximal_mesh_0, []>}},
+        tensor<8x4xf32> {{sdy.sharding = #sdy.sharding<@maximal_mesh_5, []>}}) {{
+  %0 = stablehlo.multiply %arg1, %arg1 {pinned(2)} : tensor<8x4xf32>
+  %1 = stablehlo.add %0, %arg0 {pinned(5)} : tensor<8x4xf32>
+  %2 = stablehlo.negate %1 {pinned(0)} : tensor<8x4xf32>
+  return %2, %1 : tensor<8x4xf32>, tensor<8x4xf32>
+}}
+"""
+)
+
+# A value on device 5 feeding a sharded op and an unannotated (replicated) result.
+INTO_SHARDED = (
+    MESHES
+    + f"""
+func.func @main(%arg0: tensor<8x4xf32> {{sdy.sharding = #sdy.sharding<@mesh, [{{"x"}}, {{}}]>}},
+                %arg1: tensor<8x4xf32> {{sdy.sharding = #sdy.sharding<@maximal_mesh_2, []>}})
+    -> (tensor<8x4xf32> {{sdy.sharding = #sdy.sharding<@mesh, [{{"x"}}, {{"y"}}]>}},
+        tensor<8x4xf32>) {{
+  %0 = stablehlo.multiply %arg1, %arg1 {pinned(2)} : tensor<8x4xf32>
+  %1 = stablehlo.add %0, %0 {pinned(5)} : tensor<8x4xf32>
+  %2 = stablehlo.add %1, %arg0 : tensor<8x4xf32>
+  return %2, %1 : tensor<8x4xf32>, tensor<8x4xf32>
+}}
+"""
+)
+
+# A dot of a sharded value and a pinned one, a reduction of a pinned value
+# into a sharded result, and JAX-like results on device 0.
+DOT_AND_REDUCE = (
+    """
+sdy.mesh @mesh = <["x"=2, "y"=2]>
+sdy.mesh @maximal_mesh_0 = <[], device_ids=[0]>
+sdy.mesh @maximal_mesh_3 = <[], device_ids=[3]>
+sdy.mesh @maximal_mesh_5 = <[], device_ids=[5]>
+"""
+    + f"""
+func.func @main(%arg0: tensor<8x6xf32> {{sdy.sharding = #sdy.sharding<@mesh, [{{"x"}}, {{"y"}}]>}},
+                %arg1: tensor<6x4xf32> {{sdy.sharding = #sdy.sharding<@maximal_mesh_3, []>}})
+    -> (tensor<8x4xf32> {{sdy.sharding = #sdy.sharding<@maximal_mesh_0, []>}},
+        tensor<8xf32> {{sdy.sharding = #sdy.sharding<@mesh, [{{"x"}}]>}},
+        tensor<6x4xf32> {{sdy.sharding = #sdy.sharding<@maximal_mesh_0, []>}}) {{
+  %0 = stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0]
+      : (tensor<8x6xf32>, tensor<6x4xf32>) -> tensor<8x4xf32>
+  %1 = stablehlo.negate %0 {pinned(5)} : tensor<8x4xf32>
+  %cst = stablehlo.constant dense<0.0> : tensor<f32>
+  %2 = stablehlo.reduce(%1 init: %cst) applies stablehlo.add across dimensions = [1]
+      : (tensor<8x4xf32>, tensor<f32>) -> tensor<8xf32>
+  %3 = stablehlo.exponential %arg1 {pinned(0)} : tensor<6x4xf32>
+  return %0, %2, %3 : tensor<8x4xf32>, tensor<8xf32>, tensor<6x4xf32>
+}}
+"""
+)
+
+# Two devices: a while loop and a call pinned to devices, and a pinned value
+# sliced into a sharded result.
+TWO_DEVICES = (
+    """
+sdy.mesh @mesh = <["x"=2]>
+sdy.mesh @maximal_mesh_0 = <[], device_ids=[0]>
+sdy.mesh @maximal_mesh_1 = <[], device_ids=[1]>
+"""
+    + f"""
+func.func @main(%arg0: tensor<8x4xf32> {{sdy.sharding = #sdy.sharding<@mesh, [{{"x"}}, {{}}]>}},
+                %arg1: tensor<8x4xf32> {{sdy.sharding = #sdy.sharding<@maximal_mesh_1, []>}})
+    -> (tensor<8x4xf32> {{sdy.sharding = #sdy.sharding<@mesh, [{{}}, {{"x"}}]>}},
+        tensor<8x4xf32> {{sdy.sharding = #sdy.sharding<@maximal_mesh_0, []>}}) {{
+  %0 = stablehlo.multiply %arg1, %arg0 {pinned(1)} : tensor<8x4xf32>
+  %c = stablehlo.constant dense<0> : tensor<i32>
+  %1:2 = stablehlo.while(%iterArg = %0, %iterArg_1 = %c) : tensor<8x4xf32>, tensor<i32>
+      attributes {{sdy.sharding = #sdy.sharding_per_value<[<@maximal_mesh_1, []>,
+                                                         <@maximal_mesh_1, []>]>}}
+    cond {{
+    %c_2 = stablehlo.constant dense<3> : tensor<i32>
+    %2 = stablehlo.compare LT, %iterArg_1, %c_2 : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %2 : tensor<i1>
+  }} do {{
+    %c_3 = stablehlo.constant dense<1> : tensor<i32>
+    %2 = stablehlo.add %iterArg_1, %c_3 : tensor<i32>
+    %3 = stablehlo.tanh %iterArg : tensor<8x4xf32>
+    stablehlo.return %3, %2 : tensor<8x4xf32>, tensor<i32>
+  }}
+  %4 = stablehlo.add %1#0, %arg0 {on_mesh('{}, {"x"}')} : tensor<8x4xf32>
+  %5 = call @f(%1#0) : (tensor<8x4xf32>) -> tensor<8x4xf32>
+  return %4, %5 : tensor<8x4xf32>, tensor<8x4xf32>
+}}
+func.func private @f(%arg0: tensor<8x4xf32> {{sdy.sharding = #sdy.sharding<@maximal_mesh_0, []>}})
+    -> (tensor<8x4xf32> {{sdy.sharding = #sdy.sharding<@maximal_mesh_0, []>}}) {{
+  %0 = stablehlo.sine %arg0 {pinned(0)} : tensor<8x4xf32>
+  return %0 : tensor<8x4xf32>
+}}
+"""
+)
+
+# Pinned to a device past the only mesh's 4: the program runs on 6 devices.
+PAST_THE_MESH = (
+    """
+sdy.mesh @mesh = <["x"=2, "y"=2]>
+sdy.mesh @maximal_mesh_5 = <[], device_ids=[5]>
+"""
+    + f"""
+func.func @main(%arg0: tensor<8x6xf32> {{sdy.sharding = #sdy.sharding<@mesh, [{{"x"}}, {{"y"}}]>}})
+    -> (tensor<8x6xf32> {{sdy.sharding = #sdy.sharding<@mesh, [{{"y"}}, {{"x"}}]>}},
+        tensor<8x6xf32> {{sdy.sharding = #sdy.sharding<@maximal_mesh_5, []>}}) {{
+  %0 = stablehlo.cosine %arg0 {pinned(5)} : tensor<8x6xf32>
+  %1 = stablehlo.multiply %0, %arg0 {on_mesh('{"y"}, {"x"}')} : tensor<8x6xf32>
+  return %1, %0 : tensor<8x6xf32>, tensor<8x6xf32>
+}}
+"""
+)
+
+# A case whose index is pinned (every device must take the same branch), a
+# concatenate, dot and reduce of pinned and sharded values, and an
+# optimization barrier of both.
+BRANCHES = """
+sdy.mesh @mesh = <["x"=2, "y"=2]>
+sdy.mesh @maximal_mesh_1 = <[], device_ids=[1]>
+sdy.mesh @maximal_mesh_3 = <[], device_ids=[3]>
+func.func @main(%arg0: tensor<8x6xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {"y"}]>},
+                %arg1: tensor<i32> {sdy.sharding = #sdy.sharding<@maximal_mesh_1, []>},
+                %arg2: tensor<6x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"y"}, {}]>})
+    -> (tensor<8x6xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>},
+        tensor<16x6xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x", "y"}, {}]>},
+        tensor<8x4xf32>, tensor<8xf32> {sdy.sharding = #sdy.sharding<@maximal_mesh_3, []>}) {
+  %0 = "stablehlo.case"(%arg1) ({
+    %a = stablehlo.negate %arg0 : tensor<8x6xf32>
+    stablehlo.return %a : tensor<8x6xf32>
+  }, {
+    %b = stablehlo.abs %arg0 : tensor<8x6xf32>
+    stablehlo.return %b : tensor<8x6xf32>
+  }) : (tensor<i32>) -> tensor<8x6xf32>
+  %1 = stablehlo.sine %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@maximal_mesh_3, []>]>}
+      : tensor<8x6xf32>
+  %2 = stablehlo.concatenate %1, %0, dim = 0
+      {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x", "y"}, {}]>]>}
+      : (tensor<8x6xf32>, tensor<8x6xf32>) -> tensor<16x6xf32>
+  %3 = stablehlo.dot_general %1, %arg2, contracting_dims = [1] x [0]
+      {sdy.sharding = #sdy.sharding_per_value<[<@maximal_mesh_1, []>]>}
+      : (tensor<8x6xf32>, tensor<6x4xf32>) -> tensor<8x4xf32>
+  %cst = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %4 = stablehlo.reduce(%1 init: %cst) applies stablehlo.maximum across dimensions = [1]
+      {sdy.sharding = #sdy.sharding_per_value<[<@maximal_mesh_3, []>]>}
+      : (tensor<8x6xf32>, tensor<f32>) -> tensor<8xf32>
+  %5:2 = stablehlo.optimization_barrier %0, %4 : tensor<8x6xf32>, tensor<8xf32>
+  return %5#0, %2, %3, %5#1 : tensor<8x6xf32>, tensor<16x6xf32>, tensor<8x4xf32>, tensor<8xf32>
+}
+"""
+
+PROGRAMS = {
+    "device_to_device": DEVICE_TO_DEVICE,
+    "into_sharded": INTO_SHARDED,
+    "dot_and_reduce": DOT_AND_REDUCE,
+    "two_devices": TWO_DEVICES,
+    "past_the_mesh": PAST_THE_MESH,
+}
+
+
+@pytest.mark.parametrize("branch", [0, 1, 7])
+def test_every_device_takes_the_branch_a_pinned_index_picks(branch):
+    rng = np.random.default_rng(branch)
+    x = rng.standard_normal((8, 6)).astype(np.float32)
+    w = rng.standard_normal((6, 4)).astype(np.float32)
+    assert check(parse_module(BRANCHES), inputs=[x, np.int32(branch), w]).ok
+
+
+def _ops(local) -> list:
+    return list(local.walk())
+
+
+def _partitioned(text: str):
+    return shardonnay.partition(parse_module(text))
+
+
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+def test_partitioned_program_with_pinned_values_computes_the_unpartitioned_results(name):
+    result = check(parse_module(PROGRAMS[name]), seed=3)
+    assert result.ok
+
+
+def test_value_moves_from_device_2_to_device_5_by_one_permute():
+    local = _partitioned(DEVICE_TO_DEVICE)
+    permutes = [o for o in _ops(local) if o.name == "stablehlo.collective_permute"]
+    pairs = [o.attributes["source_target_pairs"].to_numpy().tolist() for o in permutes]
+    assert pairs == [[[2, 5]], [[5, 0]]]
+    assert not [o for o in _ops(local) if o.name == "stablehlo.collective_broadcast"]
+    f = local.function("main")
+    assert [str(t) for t in f.type.inputs] == ["tensor<4x1xf32>", "tensor<8x4xf32>"]
+    assert [str(t) for t in f.type.results] == ["tensor<8x4xf32>", "tensor<8x4xf32>"]
+
+
+def test_pinned_value_used_everywhere_is_broadcast_once_from_its_device():
+    local = _partitioned(INTO_SHARDED)
+    broadcasts = [o for o in _ops(local) if o.name == "stablehlo.collective_broadcast"]
+    groups = [o.attributes["replica_groups"].to_numpy().tolist() for o in broadcasts]
+    # one for the sharded add, one for the replicated result
+    assert groups == [[[5, 0, 1, 2, 3, 4, 6, 7]]] * 2
+
+
+def test_broadcast_from_one_device_costs_its_bytes():
+    local = _partitioned(INTO_SHARDED)
+    costs = [c for c in collective_costs(local).collectives if c.kind == "collective_broadcast"]
+    assert costs
+    for cost in costs:
+        assert cost.buffer_bytes == 8 * 4 * 4
+        assert cost.sent[5] == 7 * cost.buffer_bytes
+        assert cost.received[5] == 0
+        assert [cost.received[d] for d in range(8) if d != 5] == [cost.buffer_bytes] * 7
+
+
+def test_program_runs_on_devices_up_to_the_largest_pinned_one():
+    local = _partitioned(PAST_THE_MESH)
+    assert device_count(local) == 6
+
+
+def test_simulator_hands_a_pinned_argument_to_its_device_only():
+    local = _partitioned(DEVICE_TO_DEVICE)
+    x = np.arange(32, dtype=np.float32).reshape(8, 4)
+    count, per_device = device_inputs(local, [x, x + 1])
+    assert count == 8
+    np.testing.assert_array_equal(per_device[2][1], x + 1)
+    for d in set(range(8)) - {2}:
+        assert per_device[d][1].shape == (8, 4) and np.isnan(per_device[d][1]).all()
+    _, plain = device_inputs(local, [x, x + 1], poison=False)
+    assert not plain[3][1].any()
+
+
+def test_simulator_reads_a_pinned_result_from_its_device_only():
+    local = _partitioned(DEVICE_TO_DEVICE)
+    rng = np.random.default_rng(0)
+    want = rng.standard_normal((2, 8, 4)).astype(np.float32)
+    results = [[np.full((8, 4), np.nan, np.float32)] * 2 for _ in range(8)]
+    results[0][0], results[5][1] = want[0], want[1]
+    out = global_outputs(local, results)
+    np.testing.assert_array_equal(out[0], want[0])
+    np.testing.assert_array_equal(out[1], want[1])
+
+
+def test_layout_of_a_maximal_sharding_is_the_whole_array_on_its_device():
+    mesh = Mesh({}, device_ids=[3])
+    sharding = TensorSharding(mesh, ())
+    x = np.arange(6.0).reshape(2, 3)
+    buffers = shard(x, sharding, mesh)
+    assert list(buffers) == [3]
+    np.testing.assert_array_equal(buffers[3], x)
+    np.testing.assert_array_equal(unshard(buffers, sharding, mesh, x.shape), x)
+
+
+def test_results_of_one_op_on_different_devices_are_a_partition_error():
+    text = """
+    sdy.mesh @maximal_mesh_0 = <[], device_ids=[0]>
+    sdy.mesh @maximal_mesh_1 = <[], device_ids=[1]>
+    func.func @main(%arg0: tensor<8xf32>, %arg1: tensor<8xi32>) -> (tensor<8xf32>, tensor<8xi32>) {
+      %0:2 = "stablehlo.sort"(%arg0, %arg1) <{dimension = 0 : i64, is_stable = false}> ({
+      ^bb0(%a: tensor<f32>, %b: tensor<f32>, %c: tensor<i32>, %d: tensor<i32>):
+        %1 = stablehlo.compare LT, %a, %b : (tensor<f32>, tensor<f32>) -> tensor<i1>
+        stablehlo.return %1 : tensor<i1>
+      }) {sdy.sharding = #sdy.sharding_per_value<[<@maximal_mesh_0, []>, <@maximal_mesh_1, []>]>}
+          : (tensor<8xf32>, tensor<8xi32>) -> (tensor<8xf32>, tensor<8xi32>)
+      return %0#0, %0#1 : tensor<8xf32>, tensor<8xi32>
+    }
+    """
+    with pytest.raises(PartitionError, match=r"stablehlo.sort.*pinned to different devices"):
+        _partitioned(text)
+
+
+def test_sharding_constraint_to_a_maximal_sharding_is_valid():
+    text = """
+    sdy.mesh @maximal_mesh_1 = <[], device_ids=[1]>
+    func.func @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+      %0 = sdy.sharding_constraint %arg0 <@maximal_mesh_1, []> : tensor<8xf32>
+      return %0 : tensor<8xf32>
+    }
+    """
+    propagation_pipeline(parse_module(text))
+    with pytest.raises(IRError, match="sharding doesn't match tensor rank: 0 != 1"):
+        verify(parse_module(text.replace("<[], device_ids=[1]>", '<["x"=2]>')))
+
+
+# -- random programs with pinned values --------------------------------------------------------
+
+_CONSTRAINT = re.compile(r"(%[\w#]+) = sdy.sharding_constraint (%[\w#]+) <[^>]*> : (tensor<[^>]*>)")
+_ARGUMENT = re.compile(r"\{sdy.sharding = #sdy.sharding<@mesh\w*, [^>]*>\}")
+
+
+def pinned_program(seed: int) -> str | None:
+    """`random_program(seed)` with about half of its sharding constraints
+    replaced by a same-shape reshape pinned to a device, and half of its
+    argument shardings by maximal ones (devices up to two past the largest
+    mesh's); None when nothing was pinned."""
+    text = random_program(seed, max_ops=8)
+    rng = random.Random(seed)
+    sizes = [
+        int(np.prod([int(n) for n in re.findall(r"=(\d+)", axes)]))
+        for axes in re.findall(r"sdy.mesh @\w+ = <\[([^\]]*)\]", text)
+    ]
+    count = max(sizes, default=1)
+    used: set[int] = set()
+
+    def device() -> int:
+        d = rng.randrange(count + 2)
+        used.add(d)
+        return d
+
+    def constraint(m: re.Match) -> str:
+        if rng.random() < 0.5:
+            return m.group(0)
+        t = m.group(3)
+        return f"{m.group(1)} = stablehlo.reshape {m.group(2)} {pinned(device())} : ({t}) -> {t}"
+
+    def argument(m: re.Match) -> str:
+        if rng.random() < 0.5:
+            return m.group(0)
+        return f"{{sdy.sharding = #sdy.sharding<@maximal_mesh_{device()}, []>}}"
+
+    text = _CONSTRAINT.sub(constraint, text)
+    head, arrow, tail = text.partition(") -> ")
+    text = _ARGUMENT.sub(argument, head) + arrow + tail
+    if not used:
+        return None
+    meshes = "".join(f"  sdy.mesh @maximal_mesh_{d} = <[], device_ids=[{d}]>\n" for d in used)
+    return text.replace("module {\n", "module {\n" + meshes, 1)
+
+
+def _accepted(seed: int):
+    text = pinned_program(seed)
+    if text is None:
+        return None
+    module = parse_module(text)
+    try:
+        propagation_pipeline(module)
+    except ShardonnayError:
+        return None
+    return module
+
+
+def test_random_programs_with_pinned_values_compute_the_unpartitioned_results():
+    checked = 0
+    for seed in range(40):
+        module = _accepted(seed)
+        if module is None:
+            continue
+        assert check(module, seed=seed).ok, seed
+        checked += 1
+    assert checked >= 20
+
+
+# -- on XLA's CPU devices ----------------------------------------------------------------------
+
+# XLA's CPU runtime has no collective_broadcast: programs on two devices
+# (where a broadcast is a collective_permute) or whose pinned values only move
+# between devices.
+ON_XLA = ("device_to_device", "two_devices")
+
+
+def _close(expected, got) -> list[bool]:
+    return [
+        bool(np.allclose(e, g, rtol=1e-5, atol=1e-6)) for e, g in zip(expected, got, strict=True)
+    ]
+
+
+def _run_on_xla() -> dict:
+    from shardonnay.runtime.interpreter import random_inputs
+    from shardonnay.runtime.pjrt import run_on_devices
+
+    out = {}
+    for name in ON_XLA:
+        module = parse_module(PROGRAMS[name])
+        local = shardonnay.partition(module)
+        inputs = random_inputs(module, seed=1)
+        got = run_on_devices(local, *inputs)
+        expected = shardonnay.run(module, *inputs)
+        simulated = shardonnay.simulate(local, *inputs)
+        out[name] = {"vs_run": _close(expected, got), "vs_simulate": _close(simulated, got)}
+    return out
+
+
+def test_pinned_values_run_on_xla_devices_as_simulated():
+    pytest.importorskip("jax")
+    env = {"XLA_FLAGS": "--xla_force_host_platform_device_count=8"}
+    done = subprocess.run(
+        [sys.executable, __file__],
+        env={**os.environ, **env},
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    results = json.loads(done.stdout.splitlines()[-1])
+    for name in ON_XLA:
+        assert results[name]["vs_run"] and all(results[name]["vs_run"]), name
+        assert all(results[name]["vs_simulate"]), name
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(Path(__file__).parent))
+    print(json.dumps(_run_on_xla()))
