@@ -66,7 +66,7 @@ values live on meshes of one device count:
   made from data only a smaller mesh's devices hold (gathered, reduced or
   moved off that mesh), those devices `spread` it to the others with a
   `stablehlo.collective_broadcast` (`_spread_whole_results`,
-  `local_layout.move`, `local_factors.lower_with_plan`);
+  `local_moves.move`, `local_factors.lower_with_plan`);
 - values pinned to one device by a maximal sharding (`<@maximal_mesh_3, []>`
   on `<[], device_ids=[3]>`): global types on every device, meaningful on
   their device only (`local_maximal`); the program runs on at least the
@@ -122,6 +122,7 @@ from shardonnay.partition.local_maximal import (
     relocate,
     touches_pinned,
 )
+from shardonnay.partition.local_moves import elementwise_across_meshes
 from shardonnay.partition.local_ops import localize
 from shardonnay.partition.local_shardings import (
     RESHARDS,
@@ -519,6 +520,9 @@ class _Conversion:
         ctx, name = self.ctx, op.name
         meshes = {ctx.mesh_of(v) for v in (*op.operands, *op.results) if ctx.sharding(v)}
         if len(meshes) > 1:
+            lowered = elementwise_across_meshes(ctx, op, operands)
+            if lowered is not None:
+                return lowered
             return lower_with_plan(ctx, op, operands, regions, whole_plan(ctx, op))
         if name in _ALWAYS:
             return _ALWAYS[name](ctx, op, operands, regions)

@@ -17,7 +17,11 @@ of the dim come first and all padding last):
 - `complete(x, partial)`: a partial value (one term per device of a pending
   reduction, `Partial`) reduced to its value with a `stablehlo.all_reduce`;
 - `to_partial(x, axes, kind)`: a complete value made partial, kept on the
-  first device of each group and the reduction's identity elsewhere.
+  first device of each group and the reduction's identity elsewhere;
+- `spread(x, holders)`: a value whole on the first devices sent to all.
+
+`local_moves` builds on these: moves between meshes and the cheapest exact
+reshard on one mesh.
 
 For example, `tensor<6xf32>` sharded `[{"x"}]` on `<["x"=4]>` holds 2 slots
 per device (devices 0..2 hold elements 0..5, device 3 only padding); its
@@ -34,7 +38,6 @@ from shardonnay.axes import AxisRef
 from shardonnay.ir.attributes import UNIT
 from shardonnay.ir.core import Value
 from shardonnay.ir.types import TensorType
-from shardonnay.layout import equivalent
 from shardonnay.mesh import Mesh
 from shardonnay.partition.exchange import group_key
 from shardonnay.partition.local_context import (
@@ -91,9 +94,10 @@ def replica_groups(axes: Sequence[AxisRef], mesh: Mesh) -> list[list[int]]:
     """
     groups: dict[tuple[int, ...], dict[int, tuple[int, int]]] = {}
     for flat, device in enumerate(mesh.device_list):
-        groups.setdefault(group_key(device, axes, mesh), {})[
-            axes_index(device, axes, mesh)
-        ] = (flat, device)
+        groups.setdefault(group_key(device, axes, mesh), {})[axes_index(device, axes, mesh)] = (
+            flat,
+            device,
+        )
     ordered = sorted(groups.values(), key=lambda members: min(f for f, _ in members.values()))
     return [[members[i][1] for i in sorted(members)] for members in ordered]
 
@@ -246,44 +250,6 @@ def relayout_received(
             received += (n - 1) * int(np.prod(sizes, dtype=np.int64))
             sizes[dim] = min(sizes[dim] * n, whole)
     return received
-
-
-def move(
-    ctx: LocalContext,
-    x: Value,
-    source: Sequence[Sequence[AxisRef]],
-    source_mesh: Mesh,
-    target: Sequence[Sequence[AxisRef]],
-    target_mesh: Mesh,
-    shape: Sequence[int],
-) -> Value:
-    """`x`, sharded by `source` on `source_mesh`, sharded by `target` on
-    `target_mesh`: nothing when both put the same data on every device,
-    `relayout` on one mesh, else gathered on the source mesh and sliced on the
-    target one. A value split on a mesh of fewer devices than the program's
-    that leaves them (replicated, or split on a larger mesh) is gathered on its
-    devices and `spread` to all before it is sliced."""
-    if (
-        any(source)
-        and source_mesh.size < ctx.num_devices
-        and not _stays_on(target, target_mesh, source_mesh)
-    ):
-        x = gather_dims(ctx, x, source, shape, mesh=source_mesh)
-        x = spread(ctx, x, source_mesh.size)
-        return slice_dims(ctx, x, target, shape, mesh=target_mesh)
-    if not any(source) or not any(target) or source_mesh == target_mesh:
-        mesh = source_mesh if any(source) else target_mesh
-        if equivalent(sharding_on(source, mesh), sharding_on(target, mesh), None, shape):
-            return x
-        return relayout(ctx, x, source, target, shape, mesh)
-    x = gather_dims(ctx, x, source, shape, mesh=source_mesh)
-    return slice_dims(ctx, x, target, shape, mesh=target_mesh)
-
-
-def _stays_on(target: Sequence[Sequence[AxisRef]], target_mesh: Mesh, source_mesh: Mesh) -> bool:
-    """Whether a value moved to `target` on `target_mesh` needs only the devices
-    of `source_mesh` (it is split there, on no more devices)."""
-    return any(target) and target_mesh.size <= source_mesh.size
 
 
 def spread(ctx: LocalContext, x: Value, holders: int) -> Value:

@@ -50,7 +50,8 @@ from shardonnay.partition.local_factors import (
     plan_factors,
     rule_of,
 )
-from shardonnay.partition.local_layout import IDEMPOTENT, IDENTITIES, all_gather_dim, move
+from shardonnay.partition.local_layout import IDEMPOTENT, IDENTITIES, all_gather_dim
+from shardonnay.partition.local_moves import move
 
 _SCALAR_BODIES = (
     "stablehlo.add",
