@@ -6,6 +6,8 @@ to move first) by what each device would receive.
 
 from __future__ import annotations
 
+import itertools
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -122,3 +124,122 @@ def schedule(plan: Exchange, devices: Sequence[int]) -> Schedule:
             rounds.append(chosen)
         chosen[2].append((receiver, sender, tuple(sorted(wanted[key]))))
     return Schedule(rows, tuple(Round(j, w, tuple(windows)) for j, w, windows in rounds), need)
+
+
+@dataclass(frozen=True)
+class Box:
+    """One window of a box exchange: `receiver` takes from `sender` the box
+    of `shape` starting at `sent_at` in the sender's buffer, and puts it at
+    `put_at` in its result buffer (local slots per dim)."""
+
+    receiver: int
+    sender: int
+    sent_at: tuple[int, ...]
+    put_at: tuple[int, ...]
+    shape: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class BoxSchedule:
+    """A relayout moving all dims at once: per dim and device, where each
+    result slot comes from in the device's own buffer (`own[dim][device]`,
+    -1 where it does not hold it), and rounds of boxes of one shape with
+    distinct senders and distinct receivers."""
+
+    own: tuple[dict[int, list[int]], ...]
+    rounds: tuple[tuple[Box, ...], ...]
+
+    @property
+    def received(self) -> dict[int, int]:
+        """Per device, the elements the rounds bring it."""
+        out = dict.fromkeys(self.own[0] if self.own else (), 0)
+        for boxes in self.rounds:
+            for box in boxes:
+                out[box.receiver] = out.get(box.receiver, 0) + math.prod(box.shape)
+        return out
+
+
+def box_schedule(
+    shape: Sequence[int],
+    held: Callable[[int, int], tuple[int, int]],
+    wanted: Callable[[int, int], tuple[int, int]],
+    devices: Sequence[int],
+) -> BoxSchedule:
+    """Who sends which box to whom when a value of global `shape` held by
+    device `d` along dim `e` as shard `held(d, e)` = (index, slots per
+    shard) is wanted as shard `wanted(d, e)`.
+
+    Along each dim a device's wanted positions split where the held shards
+    end; the products of those runs are boxes, each held whole by the
+    devices of one shard index per dim. A device receives each box it does
+    not hold from one holder (the one that has sent the least so far), so
+    it receives exactly what it lacks, several dims at once.
+
+    For example, 6 rows over 2 shards (3 slots, devices 0, 1 hold shard 0)
+    wanted over 4 (2 slots): device 1 wants rows 2, 3, holds row 2 and
+    takes row 3 (slot 0 of device 2) into its slot 1; the others hold theirs.
+
+    >>> plan = box_schedule(
+    ...     [6], lambda d, e: (d // 2, 3), lambda d, e: (d, 2), range(4))
+    >>> [(b.receiver, b.sender, b.sent_at, b.put_at) for r in plan.rounds for b in r]
+    [(1, 2, (0,), (1,))]
+    """
+    rank = len(shape)
+    own: tuple[dict[int, list[int]], ...] = tuple({} for _ in range(rank))
+    index_of = {d: tuple(held(d, e)[0] for e in range(rank)) for d in devices}
+    holders: dict[tuple[int, ...], list[int]] = {}
+    for d in devices:
+        holders.setdefault(index_of[d], []).append(d)
+    boxes: list[Box] = []
+    sends = dict.fromkeys(devices, 0)
+    for d in devices:
+        runs = []  # per dim: (held shard index, start, end) of global positions
+        lows = []
+        for e, size in enumerate(shape):
+            k, count = wanted(d, e)
+            own_k, held_count = held(d, e)
+            lo, hi = k * count, min((k + 1) * count, size)
+            lows.append(lo)
+            start = own_k * held_count
+            own[e][d] = [
+                g - start if start <= g < min(start + held_count, size) else -1
+                for g in range(lo, lo + count)
+            ]
+            runs.append(
+                [
+                    (j, max(lo, j * held_count), min(hi, (j + 1) * held_count))
+                    for j in range(lo // held_count, -(-hi // held_count))
+                ]
+                if lo < hi
+                else []
+            )
+        for cell in itertools.product(*runs):
+            index = tuple(j for j, _, _ in cell)
+            if index == index_of[d]:
+                continue
+            sender = min(holders[index], key=lambda s: (sends[s], s))
+            sends[sender] += 1
+            boxes.append(
+                Box(
+                    d,
+                    sender,
+                    tuple(start - j * held(sender, e)[1] for e, (j, start, _) in enumerate(cell)),
+                    tuple(start - lows[e] for e, (_, start, _) in enumerate(cell)),
+                    tuple(end - start for _, start, end in cell),
+                )
+            )
+    rounds: list[list[Box]] = []
+    for box in sorted(boxes, key=lambda b: (b.shape, b.receiver, b.sender)):
+        chosen = next(
+            (
+                r
+                for r in rounds
+                if r[0].shape == box.shape
+                and all(box.receiver != o.receiver and box.sender != o.sender for o in r)
+            ),
+            None,
+        )
+        if chosen is None:
+            rounds.append(chosen := [])
+        chosen.append(box)
+    return BoxSchedule(own, tuple(tuple(r) for r in rounds))

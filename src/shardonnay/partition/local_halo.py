@@ -40,12 +40,19 @@ from shardonnay.ir.attributes import DenseArrayAttr, DenseElementsAttr, StructAt
 from shardonnay.ir.core import Op, Value
 from shardonnay.ir.types import TensorType
 from shardonnay.ops.linalg import i64_list
-from shardonnay.partition.halo_schedule import Exchange, IndexMap, schedule
+from shardonnay.partition.halo_schedule import (
+    BoxSchedule,
+    Exchange,
+    IndexMap,
+    box_schedule,
+    schedule,
+)
 from shardonnay.partition.local_context import (
     I64,
     LocalContext,
     axes_index,
     axes_size,
+    local_size,
     partition_error,
 )
 from shardonnay.partition.local_layout import relayout_received, replica_groups
@@ -442,7 +449,9 @@ def relayout_by_exchange(
     op: Op,
 ) -> Value:
     """`x`, sharded by `source` (global `shape`), sharded by `target` instead,
-    one dim at a time, each device fetching only the elements it lacks.
+    each device fetching only the elements it lacks: one dim at a time, or
+    all dims at once in boxes (`halo_schedule.box_schedule`), whichever
+    brings the busiest device fewer elements (one dim at a time on a tie).
 
     A dim moves from axes `S` to axes `T` with the devices that differ from
     the receiver only along `S` (they hold what it holds along the other
@@ -452,14 +461,48 @@ def relayout_by_exchange(
     element 9 of device 1 and 15..17 of device 3, not the whole dim.
     Along each dim a device receives exactly the slots it lacks (see
     `halo_schedule.schedule`); with one dim to move, that is
-    `halo_need.relayout_need` per slot of the other dims.
-    Raises PartitionError where no such order exists or a device would
-    receive as much as `relayout`'s gathers bring it."""
+    `halo_need.relayout_need` per slot of the other dims. Moving dims one at
+    a time, the corners of several dims may travel twice; in boxes, every
+    device receives exactly `relayout_need`.
+    Raises PartitionError where a device would receive as much as
+    `relayout`'s gathers bring it."""
     mesh = ctx.mesh
+    if mesh.size != ctx.num_devices:
+        raise partition_error(op, "an exchange runs on the program's devices only")
     budget = relayout_received(x.type.shape, source, target, shape, mesh)
-    spent = 0
+    devices = list(mesh.device_list)
+    steps = _dim_steps(x, source, target, shape, mesh)
+    boxes = box_schedule(
+        shape,
+        lambda d, e: (axes_index(d, source[e], mesh), x.type.shape[e]),
+        lambda d, e: (axes_index(d, target[e], mesh), local_size(shape[e], target[e], mesh)),
+        devices,
+    )
+    by_boxes = max(boxes.received.values(), default=0)
+    by_dims = None if steps is None else max(steps[1].values(), default=0)
+    if by_dims is None or by_boxes < by_dims:
+        if by_boxes >= budget:
+            raise partition_error(op, "gathering moves no more")
+        return _exchange_boxes(
+            ctx, x, boxes, [local_size(n, t, mesh) for n, t in zip(shape, target, strict=True)]
+        )
+    plans, _, spent = steps
+    if spent >= budget:
+        raise partition_error(op, "gathering moves no more")
+    for plan in plans:
+        x = exchange(ctx, [x], plan, None, op)[0]
+    return x
+
+
+def _dim_steps(x: Value, source, target, shape: Sequence[int], mesh):
+    """The exchanges moving one dim at a time (None where the axes move
+    between dims in a cycle or a dim moves more than a gather would), the
+    elements each device receives in all, and the sum of the most each
+    exchange brings a device."""
+    local = list(x.type.shape)
     current = [tuple(a) for a in source]
     pending = [d for d in range(len(shape)) if current[d] != tuple(target[d])]
+    plans, totals, spent = [], dict.fromkeys(mesh.device_list, 0), 0
     while pending:
         free = [
             d
@@ -473,31 +516,82 @@ def relayout_by_exchange(
             )
         ]
         if not free:
-            raise partition_error(op, "the axes move between dims in a cycle")
+            return None
         d = free[0]
         wanted = tuple(target[d])
-        plan = _relayout_plan(x, d, current[d], wanted, shape[d], mesh)
-        other = int(np.prod([n for e, n in enumerate(x.type.shape) if e != d], dtype=np.int64))
-        x, most = exchange(ctx, [x], plan, None, op)
-        spent += most * other
-        if spent >= budget:
-            raise partition_error(op, "gathering moves no more")
+        plan = _relayout_plan(local, d, current[d], wanted, shape[d], mesh)
+        received = schedule(plan, list(mesh.device_list)).received
+        if max(received.values(), default=0) > plan.budget:
+            return None
+        other = int(np.prod([n for e, n in enumerate(local) if e != d], dtype=np.int64))
+        for device, slots in received.items():
+            totals[device] += slots * other
+        spent += max(received.values(), default=0) * other
+        plans.append(plan)
+        local[d] = plan.slots
         current[d] = wanted
         pending.remove(d)
-    return x
+    return plans, totals, spent
 
 
-def _relayout_plan(x: Value, d: int, held, wanted, size: int, mesh) -> Exchange:
-    """The exchange moving dim `d` (global `size`) of `x` from axes `held`
-    to axes `wanted`."""
+def _exchange_boxes(ctx: LocalContext, x: Value, plan: BoxSchedule, slots: Sequence[int]):
+    """`x` relaid out by `plan`: each device picks the slots it holds (padding
+    elsewhere), then each round's boxes travel by one
+    `stablehlo.collective_permute` and land by a `dynamic_update_slice` on
+    the devices that receive one."""
+    padding = ctx.scalar(ctx.padding_value(x.type), x.type.element_type)
+    out = x
+    for e, own in enumerate(plan.own):
+        edge = out.type.shape[e]
+        rows = [[edge] * slots[e] for _ in range(ctx.num_devices)]
+        for device, row in own.items():
+            rows[device] = [edge if s == -1 else s for s in row]
+        parts = [out]
+        if any(edge in row for row in rows):
+            parts.append(_slot(ctx, out, e, padding))
+        out = _pick(ctx, parts, e, rows)
+    pid = ctx.partition_id()
+    for boxes in plan.rounds:
+        box_shape = boxes[0].shape
+        sent_at = [[0] * ctx.num_devices for _ in box_shape]
+        put_at = [[0] * ctx.num_devices for _ in box_shape]
+        receives = [0] * ctx.num_devices
+        for box in boxes:
+            receives[box.receiver] = 1
+            for e in range(len(box_shape)):
+                sent_at[e][box.sender] = box.sent_at[e]
+                put_at[e][box.receiver] = box.put_at[e]
+        window = ctx.dynamic_slice(x, [ctx.table_entry(t, pid) for t in sent_at], box_shape)
+        pairs = [(box.sender, box.receiver) for box in boxes]
+        attr = DenseElementsAttr.from_numpy(np.array(pairs), TensorType((len(pairs), 2), I64))
+        window = ctx.value(
+            "stablehlo.collective_permute",
+            [window],
+            window.type,
+            {"channel_handle": ctx.channel_handle(), "source_target_pairs": attr},
+        )
+        starts = [ctx.table_entry(t, pid) for t in put_at]
+        updated = ctx.value("stablehlo.dynamic_update_slice", [out, window, *starts], out.type)
+        if all(receives):
+            out = updated
+            continue
+        flag = ctx.compare(ctx.table_entry(receives, pid), ctx.i64(1), "EQ")
+        mask = ctx.broadcast(flag, out.type.with_element_type("i1"))
+        out = ctx.value("stablehlo.select", [mask, updated, out], out.type)
+    return out
+
+
+def _relayout_plan(local: Sequence[int], d: int, held, wanted, size: int, mesh) -> Exchange:
+    """The exchange moving dim `d` (global `size`) of a value of local shape
+    `local` from axes `held` to axes `wanted`."""
     count = -(-size // axes_size(wanted, mesh))
     return Exchange(
         d,
         count,
         lambda device: _positions(axes_index(device, wanted, mesh), count, size),
         lambda g: (0, g),
-        _holder(held, [x.type.shape[d]], mesh),
-        (axes_size(held, mesh) - 1) * x.type.shape[d],
+        _holder(held, [local[d]], mesh),
+        (axes_size(held, mesh) - 1) * local[d],
     )
 
 
