@@ -284,9 +284,7 @@ def test_collectives_on_meshes_of_different_sizes_cost_per_device_of_their_own_m
 
 
 @pytest.mark.parametrize("source_mesh, target_mesh", [("small", "big"), ("big", "small")])
-def test_unlowered_reshard_between_meshes_fetches_what_each_device_lacks(
-    source_mesh, target_mesh
-):
+def test_unlowered_reshard_between_meshes_fetches_what_each_device_lacks(source_mesh, target_mesh):
     axis = {"big": "x", "small": "w"}
     module = parse_module(f"""
 sdy.mesh @big = <["x"=4]>

@@ -60,6 +60,7 @@ def reduction_of(region: Region) -> str | None:
         return ops[0].name
     return None
 
+
 # -- running bodies on arrays ------------------------------------------------------------------
 
 _BINARY_UFUNCS: dict[str, tuple[Any, Any]] = {
