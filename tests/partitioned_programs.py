@@ -38,6 +38,21 @@ PARTITIONER = (
 TO_LOCAL = "builtin.module(sdy-convert-global-to-local)"
 CORPUS = Path(__file__).parent / "corpus"
 
+# One op whose two results are pinned to two devices: nothing can partition it.
+RESULTS_ON_TWO_DEVICES = """
+sdy.mesh @maximal_mesh_0 = <[], device_ids=[0]>
+sdy.mesh @maximal_mesh_1 = <[], device_ids=[1]>
+func.func @main(%arg0: tensor<8xf32>, %arg1: tensor<8xi32>) -> (tensor<8xf32>, tensor<8xi32>) {
+  %0:2 = "stablehlo.sort"(%arg0, %arg1) <{dimension = 0 : i64, is_stable = false}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>, %c: tensor<i32>, %d: tensor<i32>):
+    %1 = stablehlo.compare LT, %a, %b : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %1 : tensor<i1>
+  }) {sdy.sharding = #sdy.sharding_per_value<[<@maximal_mesh_0, []>, <@maximal_mesh_1, []>]>}
+      : (tensor<8xf32>, tensor<8xi32>) -> (tensor<8xf32>, tensor<8xi32>)
+  return %0#0, %0#1 : tensor<8xf32>, tensor<8xi32>
+}
+"""
+
 
 def shardy_partition(text: str) -> str:
     """`text` (inlined) partitioned by Shardy into a global program with sdy collectives."""

@@ -19,6 +19,7 @@ import pytest
 from partitioned_programs import (
     MESH,
     ON_TWO_MESHES,
+    RESULTS_ON_TWO_DEVICES,
     TWO_SIZES_ANNOTATED,
     assert_local_program_computes_the_same,
     collective_program,
@@ -595,18 +596,7 @@ def test_permute_pairs_send_each_shard_to_the_device_that_holds_it_after(seed) -
 
 UNSUPPORTED = {
     "results pinned to different devices": (
-        """sdy.mesh @maximal_mesh_0 = <[], device_ids=[0]>
-sdy.mesh @maximal_mesh_1 = <[], device_ids=[1]>
-func.func @main(%arg0: tensor<8xf32>, %arg1: tensor<8xi32>) -> (tensor<8xf32>, tensor<8xi32>) {
-  %0:2 = "stablehlo.sort"(%arg0, %arg1) <{dimension = 0 : i64, is_stable = false}> ({
-  ^bb0(%a: tensor<f32>, %b: tensor<f32>, %c: tensor<i32>, %d: tensor<i32>):
-    %1 = stablehlo.compare LT, %a, %b : (tensor<f32>, tensor<f32>) -> tensor<i1>
-    stablehlo.return %1 : tensor<i1>
-  }) {sdy.sharding = #sdy.sharding_per_value<[<@maximal_mesh_0, []>, <@maximal_mesh_1, []>]>}
-      : (tensor<8xf32>, tensor<8xi32>) -> (tensor<8xf32>, tensor<8xi32>)
-  return %0#0, %0#1 : tensor<8xf32>, tensor<8xi32>
-}
-""",
+        RESULTS_ON_TWO_DEVICES,
         "stablehlo.sort: its results are pinned to different devices (0, 1)",
     ),
 }

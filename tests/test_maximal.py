@@ -22,6 +22,7 @@ import numpy as np
 import pytest
 
 import shardonnay
+from partitioned_programs import RESULTS_ON_TWO_DEVICES
 from program_generator import random_program
 from shardonnay.errors import IRError, PartitionError, ShardonnayError
 from shardonnay.ir.verifier import verify
@@ -308,21 +309,8 @@ def test_layout_of_a_maximal_sharding_is_the_whole_array_on_its_device():
 
 
 def test_results_of_one_op_on_different_devices_are_a_partition_error():
-    text = """
-    sdy.mesh @maximal_mesh_0 = <[], device_ids=[0]>
-    sdy.mesh @maximal_mesh_1 = <[], device_ids=[1]>
-    func.func @main(%arg0: tensor<8xf32>, %arg1: tensor<8xi32>) -> (tensor<8xf32>, tensor<8xi32>) {
-      %0:2 = "stablehlo.sort"(%arg0, %arg1) <{dimension = 0 : i64, is_stable = false}> ({
-      ^bb0(%a: tensor<f32>, %b: tensor<f32>, %c: tensor<i32>, %d: tensor<i32>):
-        %1 = stablehlo.compare LT, %a, %b : (tensor<f32>, tensor<f32>) -> tensor<i1>
-        stablehlo.return %1 : tensor<i1>
-      }) {sdy.sharding = #sdy.sharding_per_value<[<@maximal_mesh_0, []>, <@maximal_mesh_1, []>]>}
-          : (tensor<8xf32>, tensor<8xi32>) -> (tensor<8xf32>, tensor<8xi32>)
-      return %0#0, %0#1 : tensor<8xf32>, tensor<8xi32>
-    }
-    """
     with pytest.raises(PartitionError, match=r"stablehlo.sort.*pinned to different devices"):
-        _partitioned(text)
+        _partitioned(RESULTS_ON_TWO_DEVICES)
 
 
 def test_sharding_constraint_to_a_maximal_sharding_is_valid():

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 import shardonnay
+from partitioned_programs import RESULTS_ON_TWO_DEVICES
 from shardonnay import parse_module
 from shardonnay.errors import CheckError, PartitionError
 from shardonnay.layout import local_shape
@@ -48,19 +49,6 @@ PARTITIONED = [
     "transformer_block_forward",
 ]
 
-PINNED_RESULTS = """
-sdy.mesh @maximal_mesh_0 = <[], device_ids=[0]>
-sdy.mesh @maximal_mesh_1 = <[], device_ids=[1]>
-func.func @main(%arg0: tensor<8xf32>, %arg1: tensor<8xi32>) -> (tensor<8xf32>, tensor<8xi32>) {
-  %0:2 = "stablehlo.sort"(%arg0, %arg1) <{dimension = 0 : i64, is_stable = false}> ({
-  ^bb0(%a: tensor<f32>, %b: tensor<f32>, %c: tensor<i32>, %d: tensor<i32>):
-    %1 = stablehlo.compare LT, %a, %b : (tensor<f32>, tensor<f32>) -> tensor<i1>
-    stablehlo.return %1 : tensor<i1>
-  }) {sdy.sharding = #sdy.sharding_per_value<[<@maximal_mesh_0, []>, <@maximal_mesh_1, []>]>}
-      : (tensor<8xf32>, tensor<8xi32>) -> (tensor<8xf32>, tensor<8xi32>)
-  return %0#0, %0#1 : tensor<8xf32>, tensor<8xi32>
-}
-"""
 
 TWO_MESHES = """
 sdy.mesh @a = <["x"=2]>
@@ -174,9 +162,9 @@ def test_a_value_pinned_to_one_device_is_moved_there_and_back():
 
 def test_what_cannot_be_made_local_raises_partition_error():
     with pytest.raises(PartitionError, match="pinned to different devices"):
-        partition(parse_module(PINNED_RESULTS))
+        partition(parse_module(RESULTS_ON_TWO_DEVICES))
     with pytest.raises(PartitionError):
-        check(parse_module(PINNED_RESULTS))
+        check(parse_module(RESULTS_ON_TWO_DEVICES))
 
 
 # -- comparing one output ---------------------------------------------------------------------
