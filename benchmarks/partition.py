@@ -18,9 +18,12 @@ communicating collectives, when it is partitioned by
   `shardonnay.partition.hlo_collectives.hlo_collective_costs`, with the same
   formulas;
 * shardonnay: shardonnay's own propagation pipeline and explicit reshards,
-  each reshard lowered by `reshard_plan` where that receives fewer bytes
-  than Shardy's lowering (`explicit_collectives`' default,
-  `reshards="shardonnay"`), costed on the global program like Shardy's;
+  each reshard lowered by `reshard_plan`'s chain of collectives where that
+  receives fewer bytes than Shardy's lowering, or left an `sdy.reshard`
+  (each device fetching the tiles it lacks, costed at that) where the
+  per-device program then receives fewer still (`explicit_collectives`'
+  default, `reshards="shardonnay"`), costed on the global program like
+  Shardy's;
 * shardonnay/Shardy lowering: the same with Shardy's lowering of every
   reshard (`reshards="shardy"`, the program Shardy's passes make);
 * shardonnay local: the collectives of the per-device program

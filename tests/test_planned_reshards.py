@@ -20,6 +20,7 @@ from shardonnay.mesh import Mesh
 from shardonnay.partition.cost import collective_costs
 from shardonnay.partition.planned_reshards import lower_reshards
 from shardonnay.partition.program import check, explicit_collectives, partition
+from shardonnay.partition.reshard import lower_bound
 from shardonnay.sharding import TensorSharding
 from shardonnay.syntax.mlir_reader import parse_module
 
@@ -64,12 +65,14 @@ func.func @main(%arg0: {t} {{sdy.sharding = #sdy.sharding{a}}}) -> ({t} {{sdy.sh
 }}"""  # noqa: E501
 
 
-def both_lowerings(text: str, *, propagate: bool = False) -> tuple[int, int]:
-    """Bytes the busiest device receives with Shardy's lowering and with the
-    default; both programs must compute what the program computes."""
+def both_lowerings(
+    text: str, *, propagate: bool = False, reshards: str = "collectives"
+) -> tuple[int, int]:
+    """Bytes the busiest device receives with Shardy's lowering and with
+    `reshards`; both programs must compute what the program computes."""
     module = parse_module(text)
     shardy = check(module, propagate=propagate, reshards="shardy")
-    planned = check(module, propagate=propagate)
+    planned = check(module, propagate=propagate, reshards=reshards)
     assert shardy.ok and planned.ok
     return shardy.bytes_received, planned.bytes_received
 
@@ -91,17 +94,32 @@ def test_swapping_the_axes_of_two_dims_takes_three_all_to_alls(shape, propagate)
     text = resharding_program(SEED_SRC, SEED_DST, shape, MESH_2X3)
     shardy, planned = both_lowerings(text, propagate=propagate)
     assert planned < shardy
-    explicit = explicit_collectives(parse_module(text), propagate=propagate)
+    explicit = explicit_collectives(parse_module(text), propagate=propagate, reshards="collectives")
     assert [n for n in _ops(explicit) if n in COLLECTIVES] == ["sdy.all_to_all"] * 3
 
 
 def test_the_planned_chain_ends_at_the_reshards_target():
     text = resharding_program(SEED_SRC, SEED_DST, (6, 6), MESH_2X3)
-    explicit = explicit_collectives(parse_module(text), propagate=False)
+    explicit = explicit_collectives(parse_module(text), propagate=False, reshards="collectives")
     last = [op for op in explicit.function("main").body.ops if op.name in COLLECTIVES][-1]
     assert last.attributes["out_sharding"] == dataclasses.replace(SEED_DST, mesh="src")
     report = collective_costs(explicit)
     assert report.bytes_received == 44  # the planner's bytes (reshard_plan's docstring)
+
+
+@pytest.mark.parametrize("shape", [(6, 6), (12, 12)])
+def test_by_default_a_swap_fetches_exactly_the_tiles_each_device_lacks(shape):
+    # No chain of sdy collectives reaches the lower bound here: the reshard
+    # stays, and the per-device program fetches what each device lacks.
+    text = resharding_program(SEED_SRC, SEED_DST, shape, MESH_2X3)
+    module = parse_module(text)
+    explicit = explicit_collectives(module, propagate=False)
+    assert [n for n in _ops(explicit) if n in (*COLLECTIVES, "sdy.reshard")] == ["sdy.reshard"]
+    bound = lower_bound(SEED_SRC, SEED_DST, MESH_2X3, shape)
+    assert check(module, propagate=False).ok
+    local = collective_costs(partition(module, propagate=False)).bytes_received
+    chains = both_lowerings(text)
+    assert local == bound < min(chains)
 
 
 @pytest.mark.parametrize("name", sorted(SWEEP_MESHES))
@@ -175,7 +193,7 @@ def test_shardys_verifier_accepts_the_planned_collectives():
     text = run_pass_pipeline(
         resharding_program(SEED_SRC, SEED_DST, (12, 12), MESH_2X3), INSERT_RESHARDS
     )
-    planned = lower_reshards(parse_module(text))
+    planned = lower_reshards(parse_module(text), reshards="collectives")
     assert _ops(planned).count("sdy.all_to_all") == 3
     assert jaxlib_accepts(planned.to_text())
 

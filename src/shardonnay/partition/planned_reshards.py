@@ -1,19 +1,29 @@
-"""Each `sdy.reshard` lowered by the cheaper of Shardy's algorithm and `reshard_plan`'s.
+"""Each `sdy.reshard` lowered by the cheapest of Shardy's algorithm, `reshard_plan`'s
+chain of collectives and a direct exchange of tiles.
 
-`lower_reshards(module)` does what `sdy-reshard-to-collectives` does
-(`reshard_to_collectives`): every reshard that goes becomes a chain of sdy
-collectives, each stating the sharding it leaves. With
-`reshards="shardonnay"` (the default), each reshard is first lowered by
-Shardy's algorithm, then `reshard_plan(..., shardy_collectives_only=True)`
-plans the same move; where the planned chain makes the busiest device
-receive fewer bytes (both chains costed alone by
-`shardonnay.partition.cost.collective_costs`, as the program is), it
-replaces Shardy's. With `reshards="shardy"` the result is Shardy's text.
+`lower_reshards(module, reshards=...)` does what `sdy-reshard-to-collectives`
+does (`reshard_to_collectives`): every reshard that goes becomes a chain of
+sdy collectives, each stating the sharding it leaves. Each reshard is first
+lowered by Shardy's algorithm; then, by `reshards`:
+
+- `"shardy"`: nothing more: the result is Shardy's text;
+- `"collectives"`: `reshard_plan(..., shardy_collectives_only=True)` plans the
+  same move; where the planned chain makes the busiest device receive fewer
+  bytes (both chains costed alone by
+  `shardonnay.partition.cost.collective_costs`, as the program is), it
+  replaces Shardy's;
+- `"shardonnay"` (the default): as `"collectives"`, and where the chosen
+  chain receives more than the lower bound (the part of each device's target
+  it lacks), the move stays an `sdy.reshard` if the per-device program,
+  which lowers a reshard by the cheapest exact exchange it finds
+  (`local_moves.reshard`: each device fetching exactly the tiles it lacks,
+  at best), then receives fewer bytes. No sdy collective expresses such an
+  exchange; it takes more, smaller steps.
 
 On a 2x3 mesh, `[{"x"}, {"y"}] -> [{"y"}, {"x"}]` of a 6x6 f32 tensor:
 Shardy's algorithm moves "x" to dim 1, permutes, moves "y" to dim 0 (the
 busiest device receives 52 B); the planner's three all-to-alls receive 44 B
-(see `reshard_plan`'s docstring):
+(see `reshard_plan`'s docstring); fetching the tiles each device lacks, 24 B:
 
 >>> from shardonnay.syntax.mlir_reader import parse_module
 >>> module = parse_module('''
@@ -26,12 +36,15 @@ busiest device receives 52 B); the planner's three all-to-alls receive 44 B
 >>> shardy = lower_reshards(module.copy(), reshards="shardy")
 >>> [op.name for op in shardy.function("main").body.ops][:-1]
 ['sdy.all_to_all', 'sdy.collective_permute', 'sdy.all_to_all']
->>> planned = lower_reshards(module.copy())
+>>> planned = lower_reshards(module.copy(), reshards="collectives")
 >>> [op.name for op in planned.function("main").body.ops][:-1]
 ['sdy.all_to_all', 'sdy.all_to_all', 'sdy.all_to_all']
+>>> direct = lower_reshards(module.copy())
+>>> [op.name for op in direct.function("main").body.ops][:-1]
+['sdy.reshard']
 >>> from shardonnay.partition.cost import collective_costs
->>> collective_costs(shardy).bytes_received, collective_costs(planned).bytes_received
-(52, 44)
+>>> [collective_costs(m).bytes_received for m in (shardy, planned, direct)]
+[52, 44, 24]
 
 Where Shardy's lowering passes through an invalid sharding (sub-axes that
 overlap, when the two shardings split an axis at incompatible places), the
@@ -73,7 +86,7 @@ from shardonnay.sharding import TensorSharding
 
 __all__ = ["RESHARD_LOWERINGS", "lower_reshards"]
 
-RESHARD_LOWERINGS = ("shardonnay", "shardy")
+RESHARD_LOWERINGS = ("shardonnay", "collectives", "shardy")
 
 
 def lower_reshards(module: Module, *, reshards: str = "shardonnay") -> Module:
@@ -91,8 +104,9 @@ def lower_reshards(module: Module, *, reshards: str = "shardonnay") -> Module:
     if reshards == "shardy":
         return reshard_to_collectives(module)
     meshes = module.meshes
-    reshards = [o for o in module.walk() if o.name == "sdy.reshard"]
-    to_lower = [o for o in reshards if not reshard_stays(o, meshes)]
+    direct = reshards == "shardonnay"
+    ops = [o for o in module.walk() if o.name == "sdy.reshard"]
+    to_lower = [o for o in ops if not reshard_stays(o, meshes)]
     for op in to_lower:
         block = op.parent
         assert block is not None
@@ -101,7 +115,7 @@ def lower_reshards(module: Module, *, reshards: str = "shardonnay") -> Module:
         lower_reshard(op, meshes)
         chain = [o for o in block.ops if id(o) not in before]
         if chain and not manual:
-            _replace_if_cheaper(chain, module, meshes)
+            _replace_if_cheaper(chain, module, meshes, direct=direct)
     return module
 
 
@@ -160,35 +174,65 @@ class _Move:
         return plan
 
 
-def _replace_if_cheaper(chain: list[Op], module: Module, meshes: dict[str, Mesh]) -> None:
+def _replace_if_cheaper(
+    chain: list[Op], module: Module, meshes: dict[str, Mesh], *, direct: bool
+) -> None:
     move = _Move.of(chain, meshes)
-    plan = move.plan() if move is not None else None
-    if move is None or plan is None:
+    if move is None:
         return
-    planned = _planned_steps(plan, move.target)
-    shardy_steps = [_clone_step(op) for op in chain]
-    try:
-        shardy = _received(module, move, shardy_steps)
-    except ShardonnayError:  # a sharding on the way is invalid: Shardy's lowering fails
-        shardy = None
-    if shardy is not None and _received(module, move, planned) >= shardy:
+    plan = move.plan()
+    chosen = [_clone_step(op) for op in chain]
+    if plan is not None and _planned_is_cheaper(module, move, plan, chosen):
+        chosen = _planned_steps(plan, move.target)
+    if direct and _direct_is_cheaper(module, move, chosen):
+        chosen = [("sdy.reshard", {"sharding": move.target})]
+    elif chosen == [_clone_step(op) for op in chain]:
         return
-    shardings = [(plan.src, plan.src_mesh)] + [(s.result, s.result_mesh) for s in plan.steps]
-    if shardy is not None and not all(_even(s, m, move.type.shape) for s, m in shardings):
-        try:
-            if _received(module, move, planned, local=True) > _received(
-                module, move, shardy_steps, local=True
-            ):
-                return
-        except ShardonnayError:  # one of them cannot be made local: keep Shardy's
-            return
     value = move.source
-    for name, attributes in planned:
+    for name, attributes in chosen:
         op = insert_before(chain[0], Op(name, [value], [move.type], attributes))
         value = op.results[0]
     chain[-1].results[0].replace_all_uses_with(value)
     for op in reversed(chain):
         op.erase()
+
+
+def _planned_is_cheaper(module: Module, move: _Move, plan: ReshardPlan, shardy_steps) -> bool:
+    """Whether the planned chain makes the busiest device receive fewer bytes
+    than Shardy's (also in the per-device program where shards pad)."""
+    planned = _planned_steps(plan, move.target)
+    try:
+        shardy = _received(module, move, shardy_steps)
+    except ShardonnayError:  # a sharding on the way is invalid: Shardy's lowering fails
+        return True
+    if _received(module, move, planned) >= shardy:
+        return False
+    shardings = [(plan.src, plan.src_mesh)] + [(s.result, s.result_mesh) for s in plan.steps]
+    if all(_even(s, m, move.type.shape) for s, m in shardings):
+        return True
+    try:
+        return _received(module, move, planned, local=True) <= _received(
+            module, move, shardy_steps, local=True
+        )
+    except ShardonnayError:  # one of them cannot be made local: keep Shardy's
+        return False
+
+
+def _direct_is_cheaper(module: Module, move: _Move, steps) -> bool:
+    """Whether leaving the move an `sdy.reshard`, which the per-device program
+    lowers by the cheapest exact exchange it finds (each device fetching the
+    tiles it lacks, at best), makes the busiest device receive fewer bytes
+    there than the chain `steps`. Only tried where the chain receives more
+    than the lower bound in the global program."""
+    direct = [("sdy.reshard", {"sharding": move.target})]
+    try:
+        if _received(module, move, steps) <= _received(module, move, direct):
+            return False
+        return _received(module, move, direct, local=True) < _received(
+            module, move, steps, local=True
+        )
+    except ShardonnayError:
+        return False
 
 
 # -- chains as (op name, attributes) ---------------------------------------------------------

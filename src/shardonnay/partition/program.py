@@ -10,9 +10,11 @@ then makes the program local:
    operands and results agree, through `sdy.reshard`s and `sdy.all_reduce`s;
 3. `sdy-reshard-to-collectives`: each reshard becomes sdy collectives
    (with `reshards="shardonnay"`, the default, those of `reshard_plan`
-   where they receive fewer bytes, see
-   `shardonnay.partition.planned_reshards`; `reshards="shardy"` keeps
-   Shardy's lowering of every reshard);
+   where they receive fewer bytes, or none where each device fetching the
+   tiles it lacks receives fewer still, see
+   `shardonnay.partition.planned_reshards`; `reshards="collectives"`:
+   chains of collectives only; `reshards="shardy"` keeps Shardy's lowering
+   of every reshard);
 4. `sdy-convert-global-to-local`: local types, StableHLO collectives on
    device ids.
 
