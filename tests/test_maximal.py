@@ -10,12 +10,8 @@ compared with the reference interpreter on the unpartitioned program
 
 from __future__ import annotations
 
-import json
-import os
 import random
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -392,55 +388,3 @@ def test_random_programs_with_pinned_values_compute_the_unpartitioned_results():
         assert check(module, seed=seed).ok, seed
         checked += 1
     assert checked >= 20
-
-
-# -- on XLA's CPU devices ----------------------------------------------------------------------
-
-# XLA's CPU runtime has no collective_broadcast: programs on two devices
-# (where a broadcast is a collective_permute) or whose pinned values only move
-# between devices.
-ON_XLA = ("device_to_device", "two_devices")
-
-
-def _close(expected, got) -> list[bool]:
-    return [
-        bool(np.allclose(e, g, rtol=1e-5, atol=1e-6)) for e, g in zip(expected, got, strict=True)
-    ]
-
-
-def _run_on_xla() -> dict:
-    from shardonnay.runtime.interpreter import random_inputs
-    from shardonnay.runtime.pjrt import run_on_devices
-
-    out = {}
-    for name in ON_XLA:
-        module = parse_module(PROGRAMS[name])
-        local = shardonnay.partition(module)
-        inputs = random_inputs(module, seed=1)
-        got = run_on_devices(local, *inputs)
-        expected = shardonnay.run(module, *inputs)
-        simulated = shardonnay.simulate(local, *inputs)
-        out[name] = {"vs_run": _close(expected, got), "vs_simulate": _close(simulated, got)}
-    return out
-
-
-def test_pinned_values_run_on_xla_devices_as_simulated():
-    pytest.importorskip("jax")
-    env = {"XLA_FLAGS": "--xla_force_host_platform_device_count=8"}
-    done = subprocess.run(
-        [sys.executable, __file__],
-        env={**os.environ, **env},
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    results = json.loads(done.stdout.splitlines()[-1])
-    for name in ON_XLA:
-        assert results[name]["vs_run"] and all(results[name]["vs_run"]), name
-        assert all(results[name]["vs_simulate"]), name
-
-
-if __name__ == "__main__":
-    sys.path.insert(0, str(Path(__file__).parent))
-    print(json.dumps(_run_on_xla()))

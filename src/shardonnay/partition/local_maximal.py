@@ -66,18 +66,9 @@ def maximal_device(sharding: TensorSharding | None, meshes: Mapping[str, Mesh]) 
 
 def broadcast_from(ctx: LocalContext, x: Value, device: int) -> Value:
     """`x`, whole on `device` only, whole on every device: one
-    `stablehlo.collective_broadcast` whose one group starts with `device`
-    (on two devices, a `collective_permute` to the other one, which `device`
-    keeps `x` over: XLA's CPU runtime has no collective_broadcast)."""
+    `stablehlo.collective_broadcast` whose one group starts with `device`."""
     if ctx.num_devices == 1:
         return x
-    if ctx.num_devices == 2:
-        sent = send(ctx, x, device, 1 - device)
-        owner = [int(d == device) for d in range(2)]
-        mine = ctx.broadcast(
-            ctx.table_entry(owner, ctx.partition_id(), "i1"), x.type.with_element_type("i1")
-        )
-        return ctx.value("stablehlo.select", [mine, x, sent], x.type)
     group = [device, *(d for d in range(ctx.num_devices) if d != device)]
     return ctx.value(
         "stablehlo.collective_broadcast",

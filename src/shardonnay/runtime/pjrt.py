@@ -8,8 +8,12 @@ devices, one partition each, and its results are put back together.
 
 The steps:
 
-1. the program text loses its sharding annotations (`sdy.mesh` ops, every
-   `sdy.*` attribute: jaxlib's `sdy-drop-sharding-and-mesh` pass); `@main`'s
+1. the collectives XLA's CPU runtime cannot run are rewritten into ones of
+   the same results, bit for bit (`xla_compat.xla_compatible`:
+   `collective_broadcast` becomes rounds of `collective_permute`, groups of
+   different sizes padded with -1 are evened out); the program text loses
+   its sharding annotations (`sdy.mesh` ops, every `sdy.*` attribute:
+   jaxlib's `sdy-drop-sharding-and-mesh` pass); `@main`'s
    arguments and results are marked `mhlo.sharding = "{manual}"` (each device
    holds its own buffer, XLA's partitioner leaves them alone) and the module
    gets `mhlo.num_partitions = n`;
@@ -43,6 +47,7 @@ from shardonnay.errors import DeviceUnavailableError, UnsupportedOpError
 from shardonnay.ir.core import Module
 from shardonnay.ir.types import TokenType
 from shardonnay.runtime.simulator import device_inputs, global_outputs
+from shardonnay.runtime.xla_compat import xla_compatible
 
 DEVICE_COUNT_FLAG = "--xla_force_host_platform_device_count"
 
@@ -85,14 +90,15 @@ def run_on_devices(
 
 def xla_text(local_module: Module, partitions: int) -> str:
     """The text of `local_module` as XLA compiles it for `partitions` devices:
-    no sdy meshes or shardings, `@main`'s arguments and results manual, and
+    its collectives the ones XLA runs (`xla_compat.xla_compatible`), no sdy
+    meshes or shardings, `@main`'s arguments and results manual, and
     `mhlo.num_partitions` set. Parsed and printed by jaxlib's MLIR."""
     _import_jax()
     from jax._src.interpreters import mlir as jax_mlir
     from jaxlib.mlir import ir, passmanager
 
     with jax_mlir.make_ir_context():
-        module = ir.Module.parse(local_module.to_text())
+        module = ir.Module.parse(xla_compatible(local_module, partitions).to_text())
         passmanager.PassManager.parse("builtin.module(sdy-drop-sharding-and-mesh)").run(
             module.operation
         )
