@@ -178,11 +178,11 @@ def test_every_corpus_program_where_the_device_program_moves_more_leaves_implici
     assert more  # the corpus has such programs (a reverse, a mesh change, a top_k, ...)
 
 
-def test_programs_whose_ops_all_run_on_their_shards_move_what_shardy_counts(
+def test_programs_whose_ops_all_run_on_their_shards_move_no_more_than_shardy_counts(
     shardy_partitioned,
 ):
     for name, (original, shardy) in shardy_partitioned.items():
-        if implicit_communication(shardy) or name == "uneven_shapes":
-            continue  # uneven shards: Shardy's count of its collectives is a formula
+        if implicit_communication(shardy):
+            continue
         local = collective_costs(partition(original)).bytes_received
-        assert local == collective_costs(shardy).bytes_received, name
+        assert local <= collective_costs(shardy).bytes_received, name

@@ -34,7 +34,7 @@ values live on meshes of one device count:
 - uneven shards: a dim of size `d` on `n` shards holds `ceil(d/n)` slots per
   device, the last ones padding (`LocalContext.local_type_for`); collectives
   whose shards do not nest fetch only the elements each device lacks
-  (`local_halo.relayout_by_exchange`) where that moves less than
+  (`local_exchange.relayout_by_exchange`) where that moves less than
   `local_layout.relayout`'s gathers; reductions and dots mask the padding of
   reduced dims (`local_reduce`); arguments and results note their global
   shape (`shardonnay.global_shape`);
@@ -77,6 +77,10 @@ values live on meshes of one device count:
   pinned operands by a `stablehlo.collective_broadcast` from their device
   (then sliced to the layout wanted), see `local_maximal.lower_whole`.
 
+This module walks the program and keeps what it knows of each value (its
+local value, pending reductions, the devices holding its data, the device a
+value is pinned to); which lowering each op gets is `local_dispatch`'s.
+
 It raises `PartitionError` (naming the op) for what it cannot convert: an sdy
 collective of a pinned value, a manual computation taking or giving one, an
 op whose results are pinned to different devices (or some pinned and some
@@ -85,14 +89,12 @@ not), and the errors of the lowerings above.
 
 from __future__ import annotations
 
-from shardonnay.errors import PartitionError
 from shardonnay.ir.attributes import DenseArrayAttr, IntegerAttr
 from shardonnay.ir.builder import Builder
 from shardonnay.ir.core import Block, Func, Module, Op, Region, Value
 from shardonnay.ir.types import FunctionType, TensorType
-from shardonnay.layout import equivalent
 from shardonnay.mesh import Mesh
-from shardonnay.partition import local_collectives, local_indexing, local_ops, local_reduce
+from shardonnay.partition import local_collectives
 from shardonnay.partition.axis_lists import mesh_ordered
 from shardonnay.partition.cost import SDY_COLLECTIVES
 from shardonnay.partition.local_context import (
@@ -103,18 +105,8 @@ from shardonnay.partition.local_context import (
     partition_error,
 )
 from shardonnay.partition.local_cover import cover_devices
-from shardonnay.partition.local_factors import (
-    is_even,
-    lower_with_plan,
-    merged,
-    plan_factors,
-    planned_attributes,
-    pointwise_rule,
-    rule_of,
-    whole_plan,
-)
-from shardonnay.partition.local_halo import HALO_OPS, halo, masked_update
-from shardonnay.partition.local_layout import complete, sharding_on, spread, to_partial
+from shardonnay.partition.local_dispatch import lower_collective, lower_op
+from shardonnay.partition.local_layout import complete, spread, to_partial
 from shardonnay.partition.local_maximal import (
     lower_whole,
     maximal_device,
@@ -122,7 +114,6 @@ from shardonnay.partition.local_maximal import (
     relocate,
     touches_pinned,
 )
-from shardonnay.partition.local_moves import elementwise_across_meshes
 from shardonnay.partition.local_ops import localize
 from shardonnay.partition.local_shardings import (
     RESHARDS,
@@ -131,57 +122,11 @@ from shardonnay.partition.local_shardings import (
     mesh_of,
     next_channel,
 )
-from shardonnay.propagation.rules import rule_for
 from shardonnay.runtime.simulator import device_count
 from shardonnay.sharding import TensorSharding
 
 _IDENTITIES = ("sdy.propagation_barrier", "sdy.data_flow_edge")
 
-# Lowerings for any shards.
-_ALWAYS = {
-    "stablehlo.iota": local_ops.iota,
-    "sdy.constant": local_ops.constant,
-    "stablehlo.constant": local_ops.constant,
-    "stablehlo.reduce": local_reduce.reduce,
-    "stablehlo.dot_general": local_reduce.dot_general,
-}
-# Lowerings that keep an op local where its shards are even (Shardy's forms);
-# where they raise PartitionError, the op's factors are planned instead.
-_WHERE_EVEN = {
-    "stablehlo.slice": local_ops.slice_,
-    "stablehlo.pad": local_ops.pad,
-    "stablehlo.concatenate": local_ops.concatenate,
-    "stablehlo.reverse": local_ops.reverse,
-    "stablehlo.sort": local_ops.sort,
-    "chlo.top_k": local_ops.top_k,
-    "stablehlo.get_dimension_size": local_ops.get_dimension_size,
-    "stablehlo.rng": local_ops.random,
-    "stablehlo.rng_bit_generator": local_ops.random,
-    "stablehlo.dynamic_slice": local_ops.dynamic_slice,
-    "stablehlo.dynamic_update_slice": local_ops.dynamic_update_slice,
-    "stablehlo.reduce_window": local_ops.windowed,
-    "stablehlo.select_and_scatter": local_ops.windowed,
-    "stablehlo.convolution": local_ops.convolution,
-    "stablehlo.gather": local_indexing.gather,
-    "stablehlo.scatter": local_indexing.scatter,
-}
-# Lowerings that move less than gathering the dims a factor plan gathers;
-# where they raise PartitionError, the plan runs.
-_CHEAPER_THAN_GATHERING = {
-    **{name: halo for name in HALO_OPS},
-    "stablehlo.dynamic_update_slice": masked_update,
-    "stablehlo.reduce_window": local_reduce.prefix_scan,
-    "chlo.top_k": local_reduce.merged_top_k,
-}
-# Ops whose attributes a factor plan cannot keep: unless even, computed whole.
-_WHOLE_UNLESS_EVEN = (
-    "stablehlo.convolution",
-    "stablehlo.gather",
-    "stablehlo.scatter",
-    "stablehlo.rng",
-    "stablehlo.rng_bit_generator",
-    "stablehlo.get_dimension_size",
-)
 # StableHLO collectives (in manual computation bodies): already on device values.
 _DEVICE_OPS = (
     "stablehlo.all_reduce",
@@ -426,7 +371,7 @@ class _Conversion:
         elif name in SDY_COLLECTIVES:  # the unreduced marks are above
             if pinned:
                 raise partition_error(op, "a collective of a value pinned to one device")
-            results = [self._collective(op, operands[0])]
+            results = [lower_collective(ctx, op, operands[0])]
         elif name == "func.call":
             results = self._call(op, operands)
         elif name in _CONTROL_FLOW or name in _DEVICE_OPS:
@@ -447,7 +392,7 @@ class _Conversion:
         else:
             regions = [self._region(op, r) for r in op.regions]
             ctx.mesh = self._op_mesh(op)
-            results = self._lower(op, operands, regions)
+            results = lower_op(ctx, op, operands, regions)
         self.values.update(zip(op.results, results, strict=True))
         self._spread_whole_results(op)
 
@@ -513,64 +458,6 @@ class _Conversion:
             if self.ctx.sharding(v) is not None:
                 return self.ctx.mesh_of(v)
         return self.mesh
-
-    def _lower(self, op: Op, operands: list[Value], regions: list[Region]) -> list[Value]:
-        """An op of the program on local values: its own lowering where there is
-        one, else as its factor plan says (computing whole what cannot stay local)."""
-        ctx, name = self.ctx, op.name
-        meshes = {ctx.mesh_of(v) for v in (*op.operands, *op.results) if ctx.sharding(v)}
-        if len(meshes) > 1:
-            lowered = elementwise_across_meshes(ctx, op, operands)
-            if lowered is not None:
-                return lowered
-            return lower_with_plan(ctx, op, operands, regions, whole_plan(ctx, op))
-        if name in _ALWAYS:
-            return _ALWAYS[name](ctx, op, operands, regions)
-        even = is_even(ctx, op)
-        special = _WHERE_EVEN.get(name)
-        if special is not None and even and self._factors_agree(op):
-            try:
-                with ctx.rollback_on(PartitionError):
-                    return special(ctx, op, operands, regions)
-            except PartitionError:
-                pass
-        if name in _WHOLE_UNLESS_EVEN:
-            return lower_with_plan(ctx, op, operands, regions, whole_plan(ctx, op))
-        plan = plan_factors(ctx, op, rule_of(op))
-        cheaper = _CHEAPER_THAN_GATHERING.get(name)
-        if cheaper is not None and not plan.is_local:
-            try:
-                with ctx.rollback_on(PartitionError):
-                    return cheaper(ctx, op, operands, regions)
-            except PartitionError:
-                pass
-        return lower_with_plan(ctx, op, operands, regions, plan, planned_attributes(ctx, op, plan))
-
-    def _factors_agree(self, op: Op) -> bool:
-        """Whether no two tensors of `op` shard one factor of its rule
-        differently (checked where a dim is that factor alone)."""
-        rule = rule_for(op) or pointwise_rule(op)
-        if rule is None:
-            return not any(
-                any(self.ctx.sharded_axes(v))
-                for v in (*op.operands, *op.results)
-                if isinstance(v.type, TensorType)
-            )
-        seen: dict[int, tuple] = {}
-        values = (*op.operands, *op.results)
-        mappings = (*rule.operand_mappings, *rule.result_mappings)
-        for value, mapping in zip(values, mappings, strict=True):
-            if not isinstance(value.type, TensorType):
-                continue
-            axes = self.ctx.sharded_axes(value)
-            for dim, factors in enumerate(mapping):
-                if len(factors) != 1 or rule.factor_sizes[factors[0]] != value.type.shape[dim]:
-                    continue
-                if seen.setdefault(factors[0], merged(axes[dim], self.ctx.mesh)) != merged(
-                    axes[dim], self.ctx.mesh
-                ):
-                    return False
-        return True
 
     def _returned(self, op: Op, operands: list[Value]) -> list[Value]:
         """Values a region returns, laid out as its parent's results."""
@@ -657,30 +544,6 @@ class _Conversion:
                 )
             self.values[result] = new
             self._mark_unreduced(result, self.ctx.sharding(result))
-
-    def _collective(self, op: Op, x: Value) -> Value:
-        ctx = self.ctx
-        name = op.name
-        if name == "sdy.all_reduce":
-            return local_collectives.all_reduce(ctx, op, x)
-        if name == "sdy.reduce_scatter":
-            return local_collectives.reduce_scatter(ctx, op, x)
-        if ctx.sharding(op.results[0]) is None and ctx.sharding(op.operands[0]) is None:
-            return x  # on a mesh of one device
-        if name == "sdy.all_gather":
-            return local_collectives.all_gather(ctx, op, x)
-        if name == "sdy.all_slice":
-            return local_collectives.all_slice(ctx, op, x)
-        if name == "sdy.all_to_all":
-            return local_collectives.all_to_all(ctx, op, x)
-        # A collective_permute may move the value to a mesh of the same devices in
-        # another order: each side on its own mesh, device ids from its device_ids.
-        operand, result = op.operands[0], op.results[0]
-        source = sharding_on(ctx.sharded_axes(operand), ctx.mesh_of(operand))
-        target = sharding_on(ctx.sharded_axes(result), ctx.mesh_of(result))
-        if equivalent(source, target, None, operand.type.shape):
-            return x
-        return local_collectives.collective_permute(ctx, op, x, source, target)
 
     def _call(self, op: Op, operands: list[Value]) -> list[Value]:
         ctx = self.ctx

@@ -7,7 +7,7 @@ by the cheapest exact lowering.
   sliced on the target one;
 - `reshard(x, source, target, shape, mesh)`: the cheapest exact lowering by
   measured bytes among `local_layout.relayout`,
-  `local_halo.relayout_by_exchange`, the Shardy collectives `reshard_plan`
+  `local_exchange.relayout_by_exchange`, the Shardy collectives `reshard_plan`
   chooses (lowered by `local_collectives`) and `fetch_tiles` (each device
   receives exactly the tiles of its target buffer it lacks, in rounds of
   collective_permutes);
@@ -41,8 +41,8 @@ from shardonnay.ops.registry import lookup
 from shardonnay.partition import local_collectives
 from shardonnay.partition.cost import STABLEHLO_COLLECTIVES, collective_costs
 from shardonnay.partition.local_context import LocalContext, local_size
+from shardonnay.partition.local_exchange import relayout_by_exchange
 from shardonnay.partition.local_factors import is_elementwise
-from shardonnay.partition.local_halo import relayout_by_exchange
 from shardonnay.partition.local_layout import (
     gather_dims,
     relayout,
@@ -183,7 +183,7 @@ def reshard(
     nothing when they put the same data on every device, else the candidate
     lowering whose collectives make the busiest device receive the fewest
     bytes (`shardonnay.partition.cost.collective_costs` of the ops each
-    emits): `relayout`'s gathers and slices, `local_halo.relayout_by_exchange`
+    emits): `relayout`'s gathers and slices, `local_exchange.relayout_by_exchange`
     (each device fetches what it lacks), or the chain of Shardy collectives
     `reshard_plan(..., shardy_collectives_only=True)` finds, each lowered as
     `local_collectives` lowers it."""
