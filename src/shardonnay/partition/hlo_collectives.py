@@ -46,7 +46,7 @@ import numpy as np
 from shardonnay.axes import AxisRef
 from shardonnay.errors import ParseError, ShardingError
 from shardonnay.mesh import Mesh
-from shardonnay.partition.cost import (
+from shardonnay.partition.cost_model import (
     ALGORITHMS,
     CollectiveCost,
     CostModel,

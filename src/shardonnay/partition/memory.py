@@ -37,7 +37,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from shardonnay.ir.core import Block, Func, Module, Op, Region, Value
-from shardonnay.partition.cost import type_bytes
+from shardonnay.partition.cost_model import type_bytes
 
 
 def peak_memory(module: Module, func: str = "main") -> int:
