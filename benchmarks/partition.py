@@ -61,6 +61,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
 from mlir_oracle import run_pass_pipeline  # noqa: E402
+from shardonnay.errors import ShardonnayError  # noqa: E402
 from shardonnay.ir.core import Module  # noqa: E402
 from shardonnay.partition.cost import CostReport, collective_costs  # noqa: E402
 from shardonnay.partition.hlo_collectives import hlo_collective_costs  # noqa: E402
@@ -107,7 +108,7 @@ def shardy_implicit(text: str) -> str:
     its collectives makes (`implicit_communication`): its byte count omits it."""
     try:
         found = implicit_communication(shardy_program(text))
-    except Exception as e:
+    except ShardonnayError as e:
         return f"error: {type(e).__name__}"
     return ", ".join(sorted({f.op.split(".")[-1] for f in found})) or "-"
 

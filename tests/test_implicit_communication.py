@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from shardonnay.errors import IRError
 from shardonnay.partition.cost import collective_costs
 from shardonnay.partition.implicit import implicit_communication
 from shardonnay.partition.program import explicit_collectives, partition
@@ -21,6 +22,7 @@ SHARDY_PARTITIONER = (
 )
 
 MESHES = """
+sdy.mesh @pinned = <[], device_ids=[3]>
 sdy.mesh @mesh = <["x"=2, "y"=4]>
 sdy.mesh @flat = <["i"=8]>
 sdy.mesh @other = <["a"=4, "b"=2]>
@@ -100,6 +102,36 @@ def test_a_move_between_meshes_is_found_only_where_the_layout_changes():
     other = '<@other, [{"b", "a"}, {}]>'
     (found,) = _found(body.replace("SHARDING", other), args, _sharded('@other, [{"b", "a"}, {}]'))
     assert "used on another mesh" in found
+
+
+@pytest.mark.parametrize(
+    ("operand", "result", "found"),
+    [
+        ("@pinned, []", "<@pinned, []>", None),
+        ("@mesh, [{}, {}]", "<@pinned, []>", None),
+        (ROWS, "<@pinned, []>", "device 3 lacks the other shards"),
+        ("@pinned, []", ROWS_PV, "a result computed on device 3 is needed elsewhere"),
+    ],
+)
+def test_an_op_on_a_value_pinned_to_a_device(operand, result, found):
+    body = f"""
+  %0 = stablehlo.negate %a {_per_value(result)} : tensor<8x16xf32>
+  return %0 : tensor<8x16xf32>"""
+    result_attr = _sharded(result[1:-1])
+    found_now = _found(body, f"%a: {_sharded(operand)}", result_attr)
+    if found is None:
+        assert found_now == []
+    else:
+        assert len(found_now) == 1 and found in found_now[0]
+
+
+def test_unknown_meshes_are_an_ir_error_naming_the_op():
+    body = """
+  %0 = stablehlo.negate %a {sdy.sharding = #sdy.sharding_per_value<[<@zz, [{}, {}]>]>}
+      : tensor<8x16xf32>
+  return %0 : tensor<8x16xf32>"""
+    with pytest.raises(IRError, match="stablehlo.negate.*unknown mesh @zz"):
+        _found(body, "%a: tensor<8x16xf32>", "tensor<8x16xf32>")
 
 
 def test_an_update_every_device_holds_needs_nothing_but_a_split_one_does():

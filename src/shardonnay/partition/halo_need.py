@@ -7,6 +7,8 @@ element of one operand or nothing (a pad value). Run on arrays of global ids
 instead of data it says which element each result element reads; a device
 then lacks the distinct ids its result shard reads that its operand shards
 do not hold. Padding slots of uneven shards read nothing and hold nothing.
+The lowerings do not call it: it is the measure `local_halo` and
+`local_exchange` are held to (tests/test_halo_need.py), and a user's.
 
 For example, `stablehlo.slice %x [1:8]` of `tensor<8xf32>` sharded `[{"x"}]`
 on `<["x"=4]>`, the result sharded alike (2 slots per device): shard 0 reads
@@ -67,8 +69,9 @@ def op_need(
     """Per device, the elements of `op`'s operands (its data operands: a
     pad's value is not one) that the device's result shard reads and its
     operand shards lack; `op` runs on arrays of global ids to find them.
-    Only for ops that copy elements (slice, pad, reverse, concatenate,
-    transpose-free gathers of constant indices...)."""
+    Only for ops that copy elements of all their data operands (slice, pad,
+    reverse, concatenate, transpose, ...): the ids replace every operand but a
+    pad's value."""
     data = op.operands[:1] if op.name == "stablehlo.pad" else op.operands
     ids, start = [], 0
     for v in data:

@@ -17,6 +17,8 @@ the program moves. `implicit_communication(module)` finds those ops:
   must be gathered (a replicated result of a sharded operand, say);
 - an `sdy.all_reduce` of one result of a joint reduction (an argmax's value
   or index): the pairs must be compared together, not summed one by one;
+- an op whose tensors are pinned to a device (a maximal mesh) and
+  elsewhere: the values move between devices;
 - a value used where another sharding is expected without an op between:
   an operand on another mesh than the op, a `func.call` operand or result,
   or a returned value whose layout (`shardonnay.layout.equivalent`) is not
@@ -51,6 +53,7 @@ import numpy as np
 from shardonnay.errors import ShardonnayError
 from shardonnay.ir.core import Func, Module, Op, Value
 from shardonnay.ir.types import TensorType
+from shardonnay.ir.verifier import verify
 from shardonnay.layout import equivalent
 from shardonnay.mesh import Mesh
 from shardonnay.partition.cost import SDY_COLLECTIVES
@@ -97,6 +100,7 @@ def implicit_communication(module: Module, *, seed: int = 0) -> list[ImplicitCom
     """The ops of `module` (a global program with explicit collectives) that
     need communication none of its collectives does (see the module
     docstring). `seed` draws the data of the shard-by-shard runs."""
+    verify(module)  # unknown meshes, shardings that do not fit: IRError naming the op
     finder = _Finder(module, seed)
     return [found for func in module.functions for found in finder.function(func)]
 
@@ -144,12 +148,14 @@ class _Finder:
             return None
         operands = [sharding_of(v) for v in op.operands]
         results = [sharding_of(r) for r in op.results]
+        if any(self._pinned(s) is not None for s in (*operands, *results)):
+            return self._on_one_device(operands, results)
         shardings = [s for s in (*operands, *results) if s is not None]
         if not any(self._split(s) for s in shardings):
             return None
         meshes = {mesh_of(s, self.meshes) for s in shardings if self._split(s)}
         if len(meshes) > 1:
-            return self._across_meshes(op, results[0])
+            return self._across_meshes(op, results[0] if results else None)
         (mesh,) = meshes
         try:
             rule = rule_for(op)
@@ -179,6 +185,29 @@ class _Finder:
             return "its tensors are on different meshes"
         return self._boundary(op.operands, [result] * len(op.operands), "used on another mesh")
 
+    def _on_one_device(
+        self, operands: Sequence[TensorSharding | None], results: Sequence[TensorSharding | None]
+    ) -> str | None:
+        """An op some of whose tensors are pinned to a device: it runs there
+        alone when its results are all pinned to that device and its operands
+        are pinned there or whole everywhere."""
+        devices = {self._pinned(s) for s in (*operands, *results)} - {None}
+        if len(devices) > 1:
+            return f"its tensors are pinned to different devices {sorted(devices)}"
+        (device,) = devices
+        if any(self._pinned(r) is None for r in results):
+            return f"a result computed on device {device} is needed elsewhere"
+        if any(s is not None and self._pinned(s) is None and self._split(s) for s in operands):
+            return f"device {device} lacks the other shards of a split operand"
+        return None
+
+    def _pinned(self, s: TensorSharding | None) -> int | None:
+        """The device a maximal sharding pins its value to (None: not pinned)."""
+        if s is None:
+            return None
+        mesh = mesh_of(s, self.meshes)
+        return mesh.device_list[0] if mesh.is_maximal else None
+
     def _split(self, s: TensorSharding) -> bool:
         mesh = mesh_of(s, self.meshes)
         return any(a.size(mesh) > 1 for a in (*s.dim_axes(), *s.unreduced))
@@ -188,20 +217,30 @@ class _Finder:
     ) -> str | None:
         return self._mismatch([sharding_of(v) for v in values], expected, values, what)
 
-    def _mismatch(self, have, expected, values: Sequence[Value], what: str) -> str | None:
+    def _mismatch(
+        self,
+        have: Sequence[TensorSharding | None],
+        expected: Sequence[TensorSharding | None],
+        values: Sequence[Value],
+        what: str,
+    ) -> str | None:
         for i, (a, b, v) in enumerate(zip(have, expected, values, strict=True)):
             if not isinstance(v.type, TensorType) or self._same_layout(a, b, v.type.shape):
                 continue
             return f"value {i} {what} is laid out {_text(a)} but {_text(b)} is expected"
         return None
 
-    def _same_layout(self, a, b, shape) -> bool:
-        a, b = self._inline(a, len(shape)), self._inline(b, len(shape))
+    def _same_layout(
+        self, a: TensorSharding | None, b: TensorSharding | None, shape: Sequence[int]
+    ) -> bool:
+        if self._pinned(a) is not None or self._pinned(b) is not None:
+            return self._pinned(a) == self._pinned(b)
+        a, b = self._inline(a), self._inline(b)
         if a is None or b is None:
             return a is b
         return equivalent(a, b, None, shape)
 
-    def _inline(self, s: TensorSharding | None, rank: int) -> TensorSharding | None:
+    def _inline(self, s: TensorSharding | None) -> TensorSharding | None:
         if s is None or not self._split(s):
             return None  # replicated: the same whole value on every device
         return replace(s, mesh=mesh_of(s, self.meshes))

@@ -44,7 +44,7 @@ from shardonnay.ir.attributes import (
     StructAttr,
 )
 from shardonnay.ir.builder import Builder
-from shardonnay.ir.core import Op, Region, Value
+from shardonnay.ir.core import Block, Op, Region, Value
 from shardonnay.ir.types import TensorType, Type
 from shardonnay.mesh import Mesh
 from shardonnay.sharding import TensorSharding
@@ -406,9 +406,7 @@ class LocalContext:
         try:
             yield
         except errors:
-            for op in block.ops[before:]:
-                op.parent = None
-            del block.ops[before:]
+            remove_ops_from(block, before)
             self.next_channel = channel
             raise
 
@@ -427,3 +425,14 @@ class LocalContext:
     def groups_attr(self, groups: Sequence[Sequence[int]]) -> DenseElementsAttr:
         array = np.array(groups, np.int64)
         return DenseElementsAttr.from_numpy(array, TensorType(array.shape, I64))
+
+
+def remove_ops_from(block: Block, start: int) -> None:
+    """Removes the ops of `block` from index `start` on, and their uses of the
+    values that stay."""
+    for op in block.ops[start:]:
+        for inner in op.walk():
+            for v in inner.operands:
+                v.uses[:] = [u for u in v.uses if u.owner is not inner]
+        op.parent = None
+    del block.ops[start:]

@@ -110,8 +110,7 @@ def exchange(
         else:  # scattered slots: each sender gathers just those
             picks = [list(range(width)) for _ in range(ctx.num_devices)]
             for receiver, sender, q in r.windows:
-                extra = [s for s in range(slots[j]) if s not in q][: width - len(q)]
-                picks[sender] = [*q, *extra]
+                picks[sender] = list(q)  # a round's windows all have `width` slots
                 at[(receiver, sender)] = {s: t for t, s in enumerate(q)}
             window = pick_slots(ctx, [x], dim, picks)
         pairs = [(sender, receiver) for receiver, sender, _ in r.windows]

@@ -33,14 +33,19 @@ import numpy as np
 from shardonnay.axes import AxisRef
 from shardonnay.errors import PartitionError, ShardonnayError
 from shardonnay.ir.attributes import DenseElementsAttr, IntegerAttr
-from shardonnay.ir.core import Block, Func, Module, Op, Value
+from shardonnay.ir.core import Func, Module, Op, Value
 from shardonnay.ir.types import TensorType, numpy_dtype
-from shardonnay.layout import equivalent, shard_index
+from shardonnay.layout import equivalent
 from shardonnay.mesh import Mesh
 from shardonnay.ops.registry import lookup
 from shardonnay.partition import local_collectives
 from shardonnay.partition.cost import STABLEHLO_COLLECTIVES, collective_costs
-from shardonnay.partition.local_context import LocalContext, local_size
+from shardonnay.partition.local_context import (
+    LocalContext,
+    local_size,
+    offset_table,
+    remove_ops_from,
+)
 from shardonnay.partition.local_exchange import relayout_by_exchange
 from shardonnay.partition.local_factors import is_elementwise
 from shardonnay.partition.local_layout import (
@@ -234,22 +239,13 @@ def _cheapest(ctx: LocalContext, candidates: Sequence[Sequence[Candidate]]) -> V
                 cost = None
             else:
                 cost = _received(ctx, block.ops[before:])
-            _remove(block, before)
+            remove_ops_from(block, before)
             ctx.next_channel = channel
             if cost is not None and (best is None or cost < best[0]):
                 best = (cost, make)
-    assert best is not None, "relayout always applies"
+    if best is None:
+        raise PartitionError("no lowering of the move applies")
     return best[1]()
-
-
-def _remove(block: Block, start: int) -> None:
-    """Removes the ops of `block` from index `start` on, and their uses."""
-    for op in block.ops[start:]:
-        for inner in op.walk():
-            for v in inner.operands:
-                v.uses[:] = [u for u in v.uses if u.owner is not inner]
-        op.parent = None
-    del block.ops[start:]
 
 
 def _received(ctx: LocalContext, ops: Sequence[Op]) -> tuple[int, int, int]:
@@ -265,7 +261,7 @@ def _received(ctx: LocalContext, ops: Sequence[Op]) -> tuple[int, int, int]:
         "mhlo.num_replicas": IntegerAttr(1, "i32"),
     }
     report = collective_costs(Module([func.op], attributes=attributes))
-    _remove(func.body, 0)
+    remove_ops_from(func.body, 0)
     return report.bytes_received, sum(report.received_per_device), len(ops)
 
 
@@ -378,7 +374,8 @@ def fetch_tiles(
                 continue  # padding
             if _holds(held[receiver], held_size, at):
                 k = next((k for k, c in enumerate(copies) if receiver not in c), len(copies))
-                copies[k:] = copies[k:] or [{}]
+                if k == len(copies):
+                    copies.append({})
                 copies[k][receiver] = (_offsets(at, held[receiver]), to)
                 continue
             holders = [h for h, lo in held.items() if _holds(lo, held_size, at)]
@@ -419,11 +416,8 @@ def _slot_starts(
 ) -> dict[int, list[int]]:
     """Per device, where its buffer's slots start in the value (past its end
     for shards of padding only)."""
-    sharding = sharding_on(axes_per_dim, mesh)
-    return {
-        d: [i * n for i, n in zip(shard_index(d, sharding, mesh), sizes, strict=True)]
-        for d in mesh.device_list
-    }
+    tables = [offset_table(a, mesh, n) for a, n in zip(axes_per_dim, sizes, strict=True)]
+    return {d: [table[d] for table in tables] for d in mesh.device_list}
 
 
 def _free(rounds, busy, k: int, sender: int, receiver: int) -> bool:

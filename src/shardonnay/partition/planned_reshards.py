@@ -181,12 +181,13 @@ def _replace_if_cheaper(
     if move is None:
         return
     plan = move.plan()
-    chosen = [_clone_step(op) for op in chain]
-    if plan is not None and _planned_is_cheaper(module, move, plan, chosen):
+    shardy_steps = [_clone_step(op) for op in chain]
+    chosen = shardy_steps
+    if plan is not None and _planned_is_cheaper(module, move, plan, shardy_steps):
         chosen = _planned_steps(plan, move.target)
     if direct and _direct_is_cheaper(module, move, chosen):
         chosen = [("sdy.reshard", {"sharding": move.target})]
-    elif chosen == [_clone_step(op) for op in chain]:
+    if chosen is shardy_steps:
         return
     value = move.source
     for name, attributes in chosen:

@@ -9,7 +9,7 @@ devices, one partition each, and its results are put back together.
 The steps:
 
 1. the collectives XLA's CPU runtime cannot run are rewritten into ones of
-   the same results, bit for bit (`xla_compat.xla_compatible`:
+   the same results (`xla_compat.xla_compatible`:
    `collective_broadcast` becomes rounds of `collective_permute`, groups of
    different sizes padded with -1 are evened out); the program text loses
    its sharding annotations (`sdy.mesh` ops, every `sdy.*` attribute:

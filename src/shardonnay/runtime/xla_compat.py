@@ -10,9 +10,10 @@ devices, though the simulator runs them:
   group, all groups of one size.
 
 `xla_compatible(local_module, devices)` returns a copy of the program with
-every such op replaced by ops of the same results on every device, bit for
-bit (data only moves or is selected; the only arithmetic added combines
-values with their reduction's identity, which leaves every bit as it was):
+every such op replaced by ops of the same results on every device (data only
+moves or is selected; the only arithmetic added combines values with their
+reduction's identity, which changes no value; a float sum over a group
+filled up to a larger size may still be added in another order by XLA):
 
 - a `collective_broadcast` becomes rounds of `collective_permute` in which
   every device already holding the value sends it to one that does not (the
