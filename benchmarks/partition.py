@@ -3,6 +3,7 @@
     python benchmarks/partition.py                       # every program of tests/corpus
     python benchmarks/partition.py --programs mlp_forward,uneven_shapes --detail
     python benchmarks/partition.py --quick               # a few small programs
+    python benchmarks/partition.py --random 500          # random programs, summed up
 
 For every corpus program (tests/corpus/*.mlir, 8 devices), the bytes the
 busiest device receives over the whole program, and the number of
@@ -37,6 +38,12 @@ communicating collectives, when it is partitioned by
   a time). Shardy's column omits their traffic; where the local column
   exceeds Shardy's, it pays for these.
 
+With `--random N`, the same columns (but XLA's) for the random annotated
+programs of seeds `0..N-1` (tests/program_generator.py), summed up: how
+many programs each of shardonnay's columns beats, ties or exceeds Shardy's
+count on, and whether every program whose per-device program exceeds it
+has ops Shardy's program leaves implicit.
+
 Formulas (per device, n devices in a group): ring all-gather (n-1) shards,
 ring reduce-scatter (n-1) result shards, ring all-reduce 2(n-1)/n of the
 buffer, pairwise all-to-all (n-1)/n of the buffer, permute the moved buffer.
@@ -51,6 +58,7 @@ import functools
 import os
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -166,6 +174,41 @@ def shardonnay_local(text: str) -> CostReport:
     return collective_costs(partition(parse_module(text)))
 
 
+def random_summary(count: int) -> None:
+    """Shardy's partitioner against shardonnay's on random programs."""
+    from program_generator import random_program
+
+    columns = {"shardonnay": shardonnay_global, "shardonnay local": shardonnay_local}
+    totals = dict.fromkeys(["Shardy", *columns], 0)
+    outcome = {c: Counter() for c in columns}
+    unexplained, failed = [], []
+    for seed in range(count):
+        text = random_program(seed)
+        try:
+            base = shardy(text).bytes_received
+            ours = {c: fn(text).bytes_received for c, fn in columns.items()}
+        except Exception as e:  # jaxlib or shardonnay rejecting a program is a result too
+            failed.append(f"{seed}: {type(e).__name__}")
+            continue
+        totals["Shardy"] += base
+        for c, received in ours.items():
+            totals[c] += received
+            outcome[c]["fewer" if received < base else "more" if received > base else "same"] += 1
+        if ours["shardonnay local"] > base and shardy_implicit(text) == "-":
+            unexplained.append(seed)
+    print(f"random programs 0..{count - 1}: bytes the busiest device receives, summed")
+    print(f"  Shardy's partitioner: {totals['Shardy']} B")
+    for c in columns:
+        o = outcome[c]
+        print(
+            f"  {c}: {totals[c]} B; fewer than Shardy on {o['fewer']} programs, "
+            f"as many on {o['same']}, more on {o['more']}"
+        )
+    print(f"  more in the per-device program with nothing implicit in Shardy's: {unexplained}")
+    if failed:
+        print(f"  not compared ({len(failed)}): {', '.join(failed[:10])}")
+
+
 def measure(fn: Callable[[str], CostReport], text: str) -> Cell:
     start = time.perf_counter()
     try:
@@ -180,7 +223,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--programs", help="comma-separated corpus program names")
     parser.add_argument("--quick", action="store_true", help=f"only {', '.join(QUICK)}")
     parser.add_argument("--detail", action="store_true", help="per-collective tables too")
+    parser.add_argument("--random", type=int, metavar="N", help="random programs 0..N-1 instead")
     args = parser.parse_args(argv)
+    if args.random:
+        random_summary(args.random)
+        return 0
     names = sorted(p.stem for p in CORPUS.glob("*.mlir"))
     if args.programs:
         wanted = args.programs.split(",")

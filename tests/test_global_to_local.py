@@ -6,6 +6,12 @@ reference interpreter treats sdy collectives as identities). Uneven shards are
 run with their padding poisoned (NaN), so padding that reaches a result shows.
 Against the real Shardy, the printed per-device programs are identical where
 Shardy's pass works and is right; the differences are named xfails.
+
+This file holds the conversion itself: device groups and offset tables, each
+sdy collective lowered, ops made local, calls and manual computations, and
+the comparison with Shardy. Gathers and scatters on sharded operands are in
+`test_local_indexing.py`, data moving along sharded dims in
+`test_local_halos.py`, several meshes in `test_local_meshes.py`.
 """
 
 from __future__ import annotations
@@ -18,23 +24,18 @@ import pytest
 
 from partitioned_programs import (
     MESH,
-    ON_TWO_MESHES,
     RESULTS_ON_TWO_DEVICES,
-    TWO_SIZES_ANNOTATED,
     assert_local_program_computes_the_same,
     collective_program,
     collectives_in,
     corpus_cases,
     has_uneven_shards,
-    inputs_for,
-    own_partition,
     per_value,
     random_cases,
     sharding,
     shardy_local,
     shardy_local_of,
     single_op_program,
-    two_mesh_program,
 )
 from shardonnay import parse_module, run
 from shardonnay.axes import AxisRef
@@ -43,10 +44,9 @@ from shardonnay.layout import device_slices
 from shardonnay.mesh import Mesh
 from shardonnay.partition.global_to_local import convert_global_to_local
 from shardonnay.partition.inline import inline_calls
-from shardonnay.partition.local_collectives import permute_pairs, replica_groups
+from shardonnay.partition.local_collectives import replica_groups
 from shardonnay.partition.local_context import axes_index, offset_table
-from shardonnay.partition.program import check
-from shardonnay.runtime.simulator import device_count, simulate
+from shardonnay.runtime.simulator import simulate
 from shardonnay.sharding import DimSharding, TensorSharding
 
 # -- device groups and offsets follow the layout --------------------------------------------------
@@ -273,99 +273,7 @@ def test_a_convolution_over_sharded_input_features_leaves_partial_sums() -> None
     assert [c[:2] for c in collectives_in(local)] == [("stablehlo.all_reduce", 4)]
 
 
-def gather_program(table: str, ids: str, result: str, reduction: str) -> str:
-    return MESH + (
-        f"func.func @main(%arg0: tensor<16x8xf32> {{sdy.sharding = {sharding(table)}}},\n"
-        f"    %arg1: tensor<2x3x1xi32> {{sdy.sharding = {sharding(ids)}}})\n"
-        f"    -> (tensor<2x3x8xf32> {{sdy.sharding = {sharding(result)}}}) {{\n"
-        '  %0 = "stablehlo.gather"(%arg0, %arg1) <{dimension_numbers = #stablehlo.gather<'
-        "offset_dims = [2], collapsed_slice_dims = [0], start_index_map = [0], "
-        "index_vector_dim = 2>, indices_are_sorted = false, slice_sizes = array<i64: 1, 8>}> "
-        f"{per_value(result)} : (tensor<16x8xf32>, tensor<2x3x1xi32>) -> tensor<2x3x8xf32>\n"
-        f"  %1 = sdy.all_reduce {reduction} %0 out_sharding=<@mesh, {result}> "
-        ": tensor<2x3x8xf32>\n"
-        "  return %1 : tensor<2x3x8xf32>\n}"
-    )
-
-
-def test_gathering_rows_of_a_sharded_table_masks_other_shards_rows() -> None:
-    text = gather_program('[{"y"}, {"x"}]', "[{}, {}, {}]", '[{}, {}, {"x"}]', '{"y"}')
-    ids = np.array([[[0], [5], [15]], [[-3], [20], [9]]], np.int32)  # out of range too
-    table = np.arange(128, dtype=np.float32).reshape(16, 8)
-    assert_local_program_computes_the_same(text, table, ids)
-
-
-def test_gathering_from_a_dim_no_index_reaches() -> None:
-    text = MESH + (
-        f"func.func @main(%arg0: tensor<4x8xf32> {{sdy.sharding = {sharding('[{}, {y}]')}}},\n"
-        f"    %arg1: tensor<3x1xi32> {{sdy.sharding = {sharding('[{}, {}]')}}})\n"
-        f"    -> (tensor<3xf32> {{sdy.sharding = {sharding('[{}]')}}}) {{\n"
-        '  %0 = "stablehlo.gather"(%arg0, %arg1) <{dimension_numbers = #stablehlo.gather<'
-        "collapsed_slice_dims = [0, 1], start_index_map = [0], index_vector_dim = 1>, "
-        "slice_sizes = array<i64: 1, 1>}> "
-        f"{per_value('[{}]')} : (tensor<4x8xf32>, tensor<3x1xi32>) -> tensor<3xf32>\n"
-        '  %1 = sdy.all_reduce {"y"} %0 out_sharding=<@mesh, [{}]> : tensor<3xf32>\n'
-        "  return %1 : tensor<3xf32>\n}"
-    )
-    assert_local_program_computes_the_same(
-        text, inputs_for(parse_module(text))[0], np.array([[3], [0], [1]], np.int32)
-    )
-
-
-def test_gathering_single_elements_of_two_sharded_dims() -> None:
-    text = MESH + (
-        f"func.func @main(%arg0: tensor<16x8xf32> {{sdy.sharding = {sharding('[{y}, {x}]')}}},\n"
-        f"    %arg1: tensor<5x2xi32> {{sdy.sharding = {sharding('[{}, {}]')}}})\n"
-        f"    -> (tensor<5xf32> {{sdy.sharding = {sharding('[{}]')}}}) {{\n"
-        '  %0 = "stablehlo.gather"(%arg0, %arg1) <{dimension_numbers = #stablehlo.gather<'
-        "collapsed_slice_dims = [0, 1], start_index_map = [0, 1], index_vector_dim = 1>, "
-        "slice_sizes = array<i64: 1, 1>}> "
-        f"{per_value('[{}]')} : (tensor<16x8xf32>, tensor<5x2xi32>) -> tensor<5xf32>\n"
-        '  %1 = sdy.all_reduce {"y", "x"} %0 out_sharding=<@mesh, [{}]> : tensor<5xf32>\n'
-        "  return %1 : tensor<5xf32>\n}"
-    )
-    table = np.arange(128, dtype=np.float32).reshape(16, 8)
-    ids = np.array([[0, 0], [15, 7], [4, 3], [-2, 9], [9, 5]], np.int32)
-    assert_local_program_computes_the_same(text, table, ids)
-
-
-def scatter_program(operand: str, updates: str, result: str, body: str, after) -> str:
-    return MESH + (
-        f"func.func @main(%arg0: tensor<16x4xf32> {{sdy.sharding = {sharding(operand)}}},\n"
-        f"    %arg1: tensor<6x1xi32> {{sdy.sharding = {sharding(updates)}}},\n"
-        f"    %arg2: tensor<6x4xf32> {{sdy.sharding = {sharding(updates)}}})\n"
-        f"    -> (tensor<16x4xf32> {{sdy.sharding = {sharding(operand)}}}) {{\n"
-        '  %0 = "stablehlo.scatter"(%arg0, %arg1, %arg2) <{indices_are_sorted = false, '
-        "scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], "
-        "inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>, "
-        "unique_indices = false}> ({\n"
-        "  ^bb0(%a: tensor<f32>, %b: tensor<f32>):\n"
-        f"    %s = {body} %a, %b : tensor<f32>\n"
-        "    stablehlo.return %s : tensor<f32>\n"
-        f"  }}) {per_value(result)} : (tensor<16x4xf32>, tensor<6x1xi32>, tensor<6x4xf32>) "
-        "-> tensor<16x4xf32>\n"
-        + (after or "  %r = stablehlo.negate %0 " + per_value(result) + " : tensor<16x4xf32>\n")
-        + "  return %r : tensor<16x4xf32>\n}"
-    )
-
-
-@pytest.mark.parametrize("body", ["stablehlo.add", "stablehlo.maximum"])
-def test_scattering_into_a_sharded_dim_shifts_the_indices(body: str) -> None:
-    text = scatter_program('[{"y"}, {}]', "[{}, {}]", '[{"y"}, {}]', body, None)
-    ids = np.array([[3], [15], [3], [-1], [16], [8]], np.int32)
-    module = parse_module(text)
-    operand, _, updates = inputs_for(module)
-    assert_local_program_computes_the_same(text, operand, ids, updates)
-
-
-@pytest.mark.parametrize("body", ["stablehlo.add", "stablehlo.maximum"])
-def test_scattering_updates_sharded_along_batch_dims_combines_partial_results(body) -> None:
-    after = '  %r = sdy.all_reduce {"x"} %0 out_sharding=<@mesh, [{}, {}]> : tensor<16x4xf32>\n'
-    text = scatter_program("[{}, {}]", '[{"x"}, {}]', "[{}, {}]", body, after)
-    ids = np.array([[3], [15], [3], [0], [7], [8]], np.int32)
-    module = parse_module(text)
-    operand, _, updates = inputs_for(module)
-    assert_local_program_computes_the_same(text, operand, ids, updates)
+# -- manual computations and calls ----------------------------------------------------------------
 
 
 def test_manual_computation_bodies_are_inlined() -> None:
@@ -432,7 +340,7 @@ def test_local_programs_keep_no_sdy_op_but_meshes() -> None:
     assert converted >= 30
 
 
-# -- unreduced values and meshes --------------------------------------------------------------
+# -- unreduced values -----------------------------------------------------------------------------
 
 UNREDUCED = MESH + (
     f"func.func @main(%arg0: tensor<8x4xf32> {{sdy.sharding = {sharding('[{x}, {}]')}}})\n"
@@ -453,145 +361,6 @@ def test_unreduced_values_sum_to_their_value() -> None:
     assert_local_program_computes_the_same(UNREDUCED)
 
 
-TWO_MESHES = 'sdy.mesh @other = <["z"=8]>\n' + single_op_program(
-    [("tensor<8xf32>", '[{"x"}]')],
-    '  %r = stablehlo.negate %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@other, [{"z"}]>]>} '
-    ": tensor<8xf32>",
-    ("tensor<8xf32>", '[{"y"}]'),
-)
-
-
-def test_values_move_between_meshes_of_the_same_devices() -> None:
-    assert_local_program_computes_the_same(TWO_MESHES)
-
-
-# -- meshes of different device counts: the program runs on the largest ---------------------
-
-
-@pytest.mark.parametrize("name", list(ON_TWO_MESHES))
-def test_values_on_a_smaller_mesh_live_on_its_devices(name: str) -> None:
-    """On 8 devices, values split on a mesh of 6 (devices 0..5) move, gather,
-    reduce and leave it; the devices compute what the global program does."""
-    shape, small, body, result = ON_TWO_MESHES[name]
-    text = two_mesh_program(shape, small, "[{x}, {}]", body, result)
-    local = assert_local_program_computes_the_same(text)
-    assert device_count(local) == 8
-
-
-@pytest.mark.parametrize("name", list(ON_TWO_MESHES))
-def test_every_device_takes_part_in_every_collective(name: str) -> None:
-    """Each collective of the local program names every one of the 8 devices
-    once (the devices off the small mesh in groups of their own)."""
-    shape, small, body, result = ON_TWO_MESHES[name]
-    local = convert_global_to_local(
-        parse_module(two_mesh_program(shape, small, "[{x}, {}]", body, result))
-    )
-    for op in local.walk():
-        if "replica_groups" in op.attributes:
-            ids = [int(i) for i in op.attributes["replica_groups"].to_numpy().ravel() if i >= 0]
-            assert sorted(ids) == list(range(8)), (op.name, ids)
-
-
-def test_a_program_on_meshes_of_3_and_8_devices_partitioned_end_to_end() -> None:
-    """Propagation, explicit reshards and collectives, then the local program:
-    what the 8 devices compute is what the annotated program computes."""
-    partitioned = own_partition(TWO_SIZES_ANNOTATED)
-    module = parse_module(TWO_SIZES_ANNOTATED)
-    inputs = inputs_for(module)
-    local = convert_global_to_local(parse_module(partitioned), poison_padding=True)
-    assert device_count(local) == 8
-    for got, want in zip(simulate(local, *inputs), run(module, *inputs), strict=True):
-        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
-
-
-# -- meshes of the same axes in another device order --------------------------------------------
-
-
-def _reordered_program(axes: str, src_ids, dst_ids, shape, src: str, dst: str) -> str:
-    """`%arg0 + %arg1` split as `src` on `@src`, moved to `dst` on `@dst` (same
-    `axes`, devices in the order `dst_ids`), then squared there."""
-
-    def ids(order) -> str:
-        order = list(order) if order is not None else []
-        return "" if order == sorted(order) else f", device_ids={order}"
-
-    t = f"tensor<{'x'.join(map(str, shape))}xf32>"
-    return (
-        f"sdy.mesh @src = <[{axes}]{ids(src_ids)}>\n"
-        f"sdy.mesh @dst = <[{axes}]{ids(dst_ids)}>\n"
-        f"func.func @main(%arg0: {t}, %arg1: {t}) -> {t} {{\n"
-        f"  %0 = stablehlo.add %arg0, %arg1 "
-        f"{{sdy.sharding = #sdy.sharding_per_value<[<@src, {src}>]>}} : {t}\n"
-        f"  %1 = sdy.sharding_constraint %0 <@dst, {dst}> : {t}\n"
-        f"  %2 = stablehlo.multiply %1, %1 : {t}\n"
-        f"  return %2 : {t}\n"
-        "}"
-    )
-
-
-@pytest.mark.parametrize("reshards", ["shardy", "shardonnay"])
-@pytest.mark.parametrize("shape", [(24,), (12,), (9,), (12, 5)], ids=str)
-def test_a_value_moves_to_a_mesh_of_its_devices_in_another_order(shape, reshards) -> None:
-    dims = '[{"y", "x"}' + ", {}" * (len(shape) - 1) + "]"
-    text = _reordered_program(
-        '"x"=2, "y"=6', None, [10, 2, 5, 9, 6, 11, 7, 8, 4, 1, 3, 0], shape, dims, dims
-    )
-    result = check(parse_module(text), propagate=False, reshards=reshards)
-    assert "stablehlo.collective_permute" in {op.name for op in result.local.walk()}
-
-
-def _split_dims(axes: list[str], rank: int, rng: np.random.Generator) -> str:
-    """A random sharding of `rank` dims over some of `axes`, each used once."""
-    order = [str(a) for a in rng.permutation(axes)][: int(rng.integers(0, len(axes) + 1))]
-    per_dim: list[list[str]] = [[] for _ in range(rank)]
-    for axis in order:
-        per_dim[int(rng.integers(rank))].append(axis)
-    return "[" + ", ".join("{" + ", ".join(f'"{a}"' for a in d) + "}" for d in per_dim) + "]"
-
-
-def _reordered_cases(count: int):
-    rng = np.random.default_rng(2024)
-    for _ in range(count):
-        sizes = {"x": 2, "y": int(rng.choice([2, 3]))}
-        devices = sizes["x"] * sizes["y"]
-        src_ids = None if rng.random() < 0.3 else rng.permutation(devices).tolist()
-        dst_ids = rng.permutation(devices).tolist()
-        shape = (int(rng.choice([3, 4, 5, 6, 12])), int(rng.choice([2, 3, 7])))
-        src = _split_dims(list(sizes), 2, rng)
-        dst = src if rng.random() < 0.5 else _split_dims(list(sizes), 2, rng)
-        axes = ", ".join(f'"{n}"={k}' for n, k in sizes.items())
-        yield _reordered_program(axes, src_ids, dst_ids, shape, src, dst)
-
-
-@pytest.mark.parametrize("reshards", ["shardy", "shardonnay"])
-def test_values_move_between_meshes_in_random_device_orders(reshards) -> None:
-    """2x2 and 2x3 meshes in random device orders, values moved between two of
-    them with the same or other dims split: every device's numbers are right."""
-    for seed, text in enumerate(_reordered_cases(40)):
-        check(parse_module(text), seed, propagate=False, reshards=reshards)
-
-
-def _shuffled(devices: int, rng: np.random.Generator) -> list[int] | None:
-    order = rng.permutation(devices).tolist()
-    return None if order == sorted(order) else order  # a mesh spells iota by omission
-
-
-@pytest.mark.parametrize("seed", range(6))
-def test_permute_pairs_send_each_shard_to_the_device_that_holds_it_after(seed) -> None:
-    rng = np.random.default_rng(seed)
-    sizes = {"x": 2, "y": 3 if seed % 2 else 2}
-    devices = sizes["x"] * sizes["y"]
-    mesh, other = (Mesh(sizes, device_ids=_shuffled(devices, rng)) for _ in range(2))
-    shape = (2 * sizes["y"], 6)
-    for dims in [[("x",), ("y",)], [("y", "x"), ()], [(), ("y",)], [(), ()]]:
-        sharding = TensorSharding(mesh, tuple(DimSharding(tuple(map(AxisRef, d))) for d in dims))
-        moved = TensorSharding(other, sharding.dims)
-        pairs = permute_pairs(sharding, moved, mesh, other)
-        assert sorted(t for _, t in pairs) == sorted(s for s, _ in pairs) == list(range(devices))
-        held, wanted = device_slices(shape, sharding, mesh), device_slices(shape, moved, other)
-        assert all(held[s] == wanted[t] for s, t in pairs)
-
-
 # -- what cannot be made local ----------------------------------------------------------------
 
 UNSUPPORTED = {
@@ -607,134 +376,6 @@ def test_what_cannot_be_made_local_raises_partition_error(name: str) -> None:
     text, message = UNSUPPORTED[name]
     with pytest.raises(PartitionError, match=re.escape(message)):
         convert_global_to_local(parse_module(text))
-
-
-# -- data moving along a sharded dim: halos only ------------------------------------------------
-
-
-def _moving(shape: str, dims: str, op: str, types: str, result: str) -> str:
-    """`%r = op` on `%arg0` (`tensor<shape>` sharded `dims`), its result
-    `tensor<result>` sharded `dims` too; `%c` is a pad value."""
-    return single_op_program(
-        [(f"tensor<{shape}xf32>", dims)],
-        f"  %c = sdy.constant dense<-1.0> : tensor<f32>\n  %r = {op} {per_value(dims)} : {types}",
-        (f"tensor<{result}xf32>", dims),
-    )
-
-
-HALOS = {
-    "slice_even": ("8", "[{y}]", "stablehlo.slice %arg0 [1:8]", "7"),
-    "slice_strided_uneven": ("10", "[{y}]", "stablehlo.slice %arg0 [1:9:2]", "4"),
-    "slice_two_dims": ("8x32", "[{x}, {y}]", "stablehlo.slice %arg0 [1:7:2, 3:30:3]", "3x9"),
-    "slice_two_axes": ("13", "[{y, x}]", "stablehlo.slice %arg0 [2:13]", "11"),
-    "pad_interior": (
-        "7",
-        "[{y}]",
-        "stablehlo.pad %arg0, %c, low = [1], high = [2], interior = [1]",
-        "16",
-    ),
-    "pad_negative_low": (
-        "9x3",
-        "[{y}, {}]",
-        "stablehlo.pad %arg0, %c, low = [-2, 1], high = [3, 0], interior = [0, 0]",
-        "10x4",
-    ),
-    "reverse": ("7", "[{y}]", "stablehlo.reverse %arg0, dims = [0]", "7"),
-    "reverse_two_dims": ("6x10", "[{x}, {y}]", "stablehlo.reverse %arg0, dims = [0, 1]", "6x10"),
-}
-
-
-@pytest.mark.parametrize("name", list(HALOS))
-def test_ops_moving_data_along_sharded_dims_exchange_only_halos(name: str) -> None:
-    shape, dims, op, result = HALOS[name]
-    source, target = f"tensor<{shape}xf32>", f"tensor<{result}xf32>"
-    if "pad" in op:
-        types = f"({source}, tensor<f32>) -> {target}"
-    elif "reverse" in op:
-        types = source
-    else:
-        types = f"({source}) -> {target}"
-    local = assert_local_program_computes_the_same(_moving(shape, dims, op, types, result))
-    assert collectives_in(local) == []  # no all_gather of the whole dim
-
-
-def test_a_concatenation_along_a_sharded_dim_exchanges_only_halos() -> None:
-    text = single_op_program(
-        [("tensor<5x3xf32>", "[{y}, {x}]"), ("tensor<6x3xf32>", "[{y}, {x}]")],
-        "  %r = stablehlo.concatenate %arg0, %arg1, dim = 0 "
-        f"{per_value('[{y}, {x}]')} : (tensor<5x3xf32>, tensor<6x3xf32>) -> tensor<11x3xf32>",
-        ("tensor<11x3xf32>", "[{y}, {x}]"),
-    )
-    local = assert_local_program_computes_the_same(text)
-    assert collectives_in(local) == []
-
-
-UNEVEN_COLLECTIVES = {
-    # 18 over "y"=4: 5 slots per device; over "y":(1)2: 9 slots
-    "all_gather": ("18x2", '[{"y"}, {}]', 'sdy.all_gather [{"y":(2)2}, {}]', '[{"y":(1)2}, {}]'),
-    "all_slice": ("18x2", '[{"y":(1)2}, {}]', 'sdy.all_slice [{"y":(2)2}, {}]', '[{"y"}, {}]'),
-    "all_to_all": (
-        "18x4",
-        '[{"y"}, {}]',
-        'sdy.all_to_all [{"y":(2)2}: 0->1]',
-        '[{"y":(1)2}, {"y":(2)2}]',
-    ),
-}
-
-
-@pytest.mark.parametrize("name", list(UNEVEN_COLLECTIVES))
-def test_uneven_collectives_whose_shards_do_not_line_up_fetch_only_what_is_missing(name) -> None:
-    local = assert_local_program_computes_the_same(collective_program(*UNEVEN_COLLECTIVES[name]))
-    assert collectives_in(local) == []  # no gather of the whole dim
-    assert any(op.name == "stablehlo.collective_permute" for op in local.walk())
-
-
-def _scan_program(size: int, body: str, init: str) -> str:
-    """A cumulative `body` along dim 1 (size `size`) of `tensor<4xsize>` on `[{x}, {y}]`."""
-    t = f"tensor<4x{size}xf32>"
-    return single_op_program(
-        [(t, "[{x}, {y}]")],
-        f"  %c = sdy.constant dense<{init}> : tensor<f32>\n"
-        '  %r = "stablehlo.reduce_window"(%arg0, %c) <{padding = dense<[[0, 0], '
-        f"[{size - 1}, 0]]> : tensor<2x2xi64>, window_dimensions = array<i64: 1, {size}>}}> ({{\n"
-        "  ^bb0(%a: tensor<f32>, %b: tensor<f32>):\n"
-        f"    %s = {body} %a, %b : tensor<f32>\n"
-        "    stablehlo.return %s : tensor<f32>\n"
-        f"  }}) {per_value('[{x}, {y}]')} : ({t}, tensor<f32>) -> {t}",
-        (t, "[{x}, {y}]"),
-    )
-
-
-@pytest.mark.parametrize(
-    "size, body, init",
-    [
-        (8, "stablehlo.add", "0.0"),
-        (10, "stablehlo.add", "0.0"),
-        (7, "stablehlo.maximum", "0xFF800000"),
-    ],
-)
-def test_a_prefix_scan_along_a_sharded_dim_gathers_one_total_per_device(size, body, init) -> None:
-    local = assert_local_program_computes_the_same(_scan_program(size, body, init))
-    assert collectives_in(local) == [("stablehlo.all_gather", 4, 1)]
-    (gather,) = [op for op in local.walk() if op.name == "stablehlo.all_gather"]
-    assert gather.operands[0].type.shape == (2, 1)  # the shard's total, per row
-
-
-@pytest.mark.parametrize("result", ["[{}, {}]", "[{x}, {}]"])
-def test_top_k_along_a_sharded_dim_gathers_k_candidates_per_device(result) -> None:
-    text = MESH + (
-        "func.func @main(%arg0: tensor<2x16xf32> "
-        f"{{sdy.sharding = {sharding('[{x}, {y}]')}}})\n"
-        f"    -> (tensor<2x3xf32> {{sdy.sharding = {sharding(result)}}}, "
-        f"tensor<2x3xi32> {{sdy.sharding = {sharding(result)}}}) {{\n"
-        f"  %v, %i = chlo.top_k(%arg0, k = 3) {per_value(result, result)} "
-        ": tensor<2x16xf32> -> (tensor<2x3xf32>, tensor<2x3xi32>)\n"
-        "  return %v, %i : tensor<2x3xf32>, tensor<2x3xi32>\n}"
-    )
-    ties = np.random.default_rng(0).integers(0, 3, size=(2, 16)).astype(np.float32)
-    local = assert_local_program_computes_the_same(text, ties)
-    over_y = [op for op in local.walk() if op.name == "stablehlo.all_gather"]
-    assert over_y and all(op.operands[0].type.shape[-1] == 3 for op in over_y)
 
 
 # -- against Shardy's sdy-convert-global-to-local -------------------------------------------------
