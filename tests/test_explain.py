@@ -12,8 +12,8 @@ from shardonnay.cli import main
 from shardonnay.errors import ShardonnayError
 from shardonnay.propagation.driver import propagate
 from shardonnay.propagation.explain import explain_propagation
-from shardonnay.propagation.origins import propagate_with_origins
-from shardonnay.propagation.origins import ref_key as key_of
+from shardonnay.propagation.origin_attributes import propagate_with_origins
+from shardonnay.propagation.recording import ref_key as key_of
 from shardonnay.sharding import TensorSharding
 from shardonnay.syntax.mlir_reader import parse_module
 

@@ -30,13 +30,10 @@ import pytest
 from shardonnay.cli import main
 from shardonnay.ir.core import Module
 from shardonnay.propagation.driver import propagate
-from shardonnay.propagation.origins import (
-    Recorder,
-    propagate_with_origins,
-    sharding_origins,
-    with_debug_origins,
-)
+from shardonnay.propagation.origin_attributes import propagate_with_origins, with_debug_origins
+from shardonnay.propagation.origins import sharding_origins
 from shardonnay.propagation.pipeline import propagation_pipeline
+from shardonnay.propagation.recording import Recorder
 from shardonnay.syntax.mlir_reader import parse_module
 
 pytest.importorskip("jax")

@@ -303,7 +303,7 @@ def _run_propagate(args: argparse.Namespace) -> int:
             module, debug_origins=args.debug_origins, debug_edges=args.debug_edges, **options
         )
     elif args.debug_origins or args.debug_edges:
-        from shardonnay.propagation.origins import propagate_with_origins
+        from shardonnay.propagation.origin_attributes import propagate_with_origins
 
         result = propagate_with_origins(
             module, origins=args.debug_origins, edges=args.debug_edges, **options
@@ -338,7 +338,7 @@ def _run_opt(args: argparse.Namespace) -> int:
     modules = _read_modules(args)
     pipeline = args.pass_pipeline
     if args.debug_origins:
-        from shardonnay.propagation.origins import with_debug_origins
+        from shardonnay.propagation.origin_attributes import with_debug_origins
 
         pipeline = with_debug_origins(pipeline)
     texts = [run_pipeline(module, pipeline).to_text() for module in modules]

@@ -82,7 +82,7 @@ def propagate(
             debug_edges=explain,
         )
     if explain:
-        from shardonnay.propagation.origins import propagate_with_origins
+        from shardonnay.propagation.origin_attributes import propagate_with_origins
 
         return propagate_with_origins(
             module, origins=True, edges=True, strategy=strategy, conservative=conservative

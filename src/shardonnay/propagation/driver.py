@@ -21,6 +21,11 @@ Where shardings live: `sdy.sharding` in a function's argument and result
 attributes, `sdy.sharding = #sdy.sharding_per_value<[...]>` on op results, and
 the `sharding` attribute of `sdy.sharding_constraint` (its result's sharding,
 which propagation may extend along open dims). A value without one is open.
+`shardonnay.propagation.sharding_store` reads them, keeps one per storage
+owner and lists the items to propagate through; the driver runs the
+worklist over them, each step computed (and remembered) by
+`shardonnay.propagation.propagation_step` along the factor directions of
+`shardonnay.propagation.factor_directions`.
 
 How it runs (as Shardy's pass does):
 
@@ -66,39 +71,31 @@ import gc
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Literal
 
-from shardonnay.errors import ShardingError
-from shardonnay.ir.core import Block, Func, Module, Op, Value
+from shardonnay.ir.core import Block, Func, Module, Value
 from shardonnay.ir.types import TensorType
-from shardonnay.mesh import Mesh
 from shardonnay.propagation.data_flow import (
     DATA_FLOW_OPS,
     DataFlowEdge,
     add_free_axes,
-    data_flow_edges_of,
     erase_manual_axes,
 )
+from shardonnay.propagation.factor_directions import FactorDirections
 from shardonnay.propagation.factor_propagation import (
     AggressiveFactorPropagation,
     BasicFactorPropagation,
     FactorPropagation,
-    OpPropagationResult,
     PropagationDirection,
-    propagate_op,
 )
 from shardonnay.propagation.module_edits import drop_sharding_rules, erase_dead_ops
-from shardonnay.propagation.op_priority import (
-    OP_PRIORITY_STAGES,
-    Directions,
-    Item,
-    is_elementwise,
-    union,
-)
-from shardonnay.propagation.rules import RULE_ATTRIBUTE, RuleBuilder, rule_for
+from shardonnay.propagation.op_priority import OP_PRIORITY_STAGES, Directions, Item
+from shardonnay.propagation.propagation_step import StepOutcomes, identity_rule
+from shardonnay.propagation.rules import RULE_ATTRIBUTE
 from shardonnay.propagation.sharding_groups import sync_group_members
+from shardonnay.propagation.sharding_store import Ref, ShardingStore
 from shardonnay.propagation.user_priority import initial_for_priorities, restore_priority
 from shardonnay.propagation.validation import validate_for_propagation
 from shardonnay.propagation.write_back import SHARDING, write_back
-from shardonnay.sharding import TensorSharding, TensorShardingPerValue
+from shardonnay.sharding import TensorSharding
 from shardonnay.sharding_rule import OpShardingRule
 
 __all__ = [
@@ -220,15 +217,6 @@ def propagate(
         return copy
 
 
-@functools.lru_cache(maxsize=4096)
-def _identity_rule_of_shape(shape: tuple[int, ...], operands: int) -> OpShardingRule:
-    return RuleBuilder([shape] * operands, [shape]).add_pointwise(shape).build()
-
-
-def _identity_rule(t: TensorType, operands: int = 1) -> OpShardingRule:
-    return _identity_rule_of_shape(tuple(t.shape), operands)
-
-
 class _OpItem:
     """What propagating through an op needs, read once."""
 
@@ -249,11 +237,10 @@ class _OpItem:
         self.stage_directions: list[Directions] | None = None
 
 
-# Where a sharding is kept: a value, or a function's result (function, index).
-_Ref = Value | tuple[Func, int]
+class _Driver(ShardingStore):
+    """Propagation through the items of a module's `ShardingStore`, with a
+    worklist (see the module docstring)."""
 
-
-class _Driver:
     def __init__(
         self,
         module: Module,
@@ -262,41 +249,15 @@ class _Driver:
         data_flow_edges: bool,
         groups: Sequence[list[Value]] = (),
     ):
-        self.module = module
+        super().__init__(module, conservative, data_flow_edges, groups)
         self.factor_propagation = factor_propagation
-        self.conservative = conservative
-        self.meshes: dict[str, Mesh] = module.meshes
-        # One sharding per stored value: op results, function arguments, edge owners.
-        self.shardings: dict[Value, TensorSharding | None] = {}
-        self.arg_of: dict[Value, tuple[Func, int]] = {}
-        self.edge_of_target: dict[Value, DataFlowEdge] = {}
-        self.edges_of_source: dict[tuple[Op, int], DataFlowEdge] = {}
-        self.groups: dict[Value, list[Value]] = {}
-        # Without data-flow edges, the region arguments of a `stablehlo.while`
-        # still read and write the sharding of its result.
-        self.alias: dict[Value, Value] = {}
-        # The value whose sharding a value reads and writes (an edge target: the
-        # edge's owner; a `while` region argument without edges: the result).
-        self._holder: dict[Value, Value] = {}
-        self.rules: dict[Op, OpShardingRule | None] = {}
-        # One rule object per distinct rule, so that equal rules share memo entries.
-        self._distinct_rules: dict[OpShardingRule, OpShardingRule] = {}
-        self._elementwise: dict[Op, bool] = {}
-        self._op_items: dict[Op, _OpItem] = {}
-        self.order: list[Item] = []
-        self._items: set[Item] = set()
+        # The outcome of each propagation step by the identities of its inputs.
+        self.steps = StepOutcomes(self.meshes, factor_propagation, self._distinct)
+        self.directions = FactorDirections()
+        self._op_items: dict[Item, _OpItem] = {}
+        self._items: set[Item] = set(self.order)
         # The op-priority stage being run (None: every factor both ways).
         self.stage: int | None = None
-        # Per item, the direction of each factor of its rule in each stage.
-        self._directions: dict[Item, list[Directions]] = {}
-        self._directions_by_value: dict[Directions, Directions] = {}
-        self._both_ways_by_size: dict[int, Directions] = {}
-        # Directions along which nothing propagates (every factor NONE).
-        self._inert_directions: set[Directions] = set()
-        # One sharding object per distinct sharding, and the outcome of each
-        # propagation step by the identities of its inputs (see `_step_outcome`).
-        self._distinct_shardings: dict[TensorSharding, TensorSharding] = {}
-        self._memo: dict[tuple, tuple] = {}
         # Told about every change of a sharding (see `propagate`'s `recorder`).
         self.recorder: Any = None
         self._result_ref: tuple[Func, int] | None = None
@@ -304,118 +265,6 @@ class _Driver:
         self._step: Any = None
         self._stack: list[Item] = []
         self._queued: set[Item] = set()
-        self._collect(data_flow_edges)
-        self._items = set(self.order)
-        for members in groups:
-            for v in members:
-                self.groups[v] = members
-
-    # -- setup -------------------------------------------------------------------
-
-    def _collect(self, data_flow_edges: bool) -> None:
-        for func in self.module.functions:
-            for i, arg in enumerate(func.arguments):
-                self.arg_of[arg] = (func, i)
-                self.shardings[arg] = (
-                    func.arg_attrs(i).get(SHARDING) if not func.is_declaration else None
-                )
-        for top in self.module.ops:
-            for op in self._walk_with_edges(top, data_flow_edges):
-                if isinstance(op, DataFlowEdge):
-                    self.order.append(op)
-                    continue
-                self._read_result_shardings(op)
-                rule = self._rule(op)
-                if rule is not None or op.name == "sdy.propagation_barrier":
-                    self.order.append(op)
-
-    def _walk_with_edges(self, op: Op, data_flow_edges: bool) -> Iterator[Item]:
-        edges: tuple[list[DataFlowEdge], list[DataFlowEdge]] = ([], [])
-        if data_flow_edges and op.name in DATA_FLOW_OPS:
-            edges = data_flow_edges_of(op)
-            for edge in (*edges[0], *edges[1]):
-                self._add_edge(edge)
-        elif op.name == "stablehlo.while":
-            for region in op.regions:
-                for arg, result in zip(region.entry.arguments, op.results, strict=True):
-                    self.alias[arg] = result
-                    self._holder.setdefault(arg, result)
-        yield op
-        yield from edges[0]
-        for region in op.regions:
-            for block in region.blocks:
-                for inner in block.ops:
-                    yield from self._walk_with_edges(inner, data_flow_edges)
-        yield from edges[1]
-
-    def _add_edge(self, edge: DataFlowEdge) -> None:
-        for t in edge.targets:
-            self.edge_of_target[t] = edge
-            self._holder[t] = edge.owner
-        for use in edge.source_uses:
-            self.edges_of_source[use] = edge
-
-    def _read_result_shardings(self, op: Op) -> None:
-        if op.name in ("sdy.sharding_constraint", "sdy.reshard"):
-            self.shardings[op.results[0]] = self._distinct(op.attributes["sharding"])
-            return
-        if op.name in ("sdy.named_computation", "sdy.manual_computation"):
-            manual = op.attributes["manual_axes"].names if "manual_axes" in op.attributes else ()
-            for key, values in (
-                ("in_shardings", op.regions[0].entry.arguments),
-                ("out_shardings", op.results),
-            ):
-                per_value = op.attributes.get(key)
-                for i, v in enumerate(values):
-                    s = per_value[i] if per_value is not None else None
-                    if s is not None and key == "in_shardings":
-                        s = erase_manual_axes(s, manual)
-                    self.shardings[v] = s
-            return
-        per_value = op.attributes.get(SHARDING)
-        for i, r in enumerate(op.results):
-            self.shardings[r] = (
-                self._distinct(per_value[i])
-                if isinstance(per_value, TensorShardingPerValue)
-                else None
-            )
-
-    def _rule(self, op: Op) -> OpShardingRule | None:
-        try:
-            return self.rules[op]
-        except KeyError:
-            pass
-        rule = None
-        if all(isinstance(v.type, TensorType) for v in (*op.operands, *op.results)):
-            try:
-                rule = rule_for(op, conservative=self.conservative)
-            except (ShardingError, KeyError):
-                rule = None
-        if rule is not None:
-            rule = self._distinct_rules.setdefault(rule, rule)
-        self.rules[op] = rule
-        return rule
-
-    def _is_elementwise(self, op: Op) -> bool:
-        try:
-            return self._elementwise[op]
-        except KeyError:
-            return self._elementwise.setdefault(op, is_elementwise(op))
-
-    def _distinct(self, sharding: TensorSharding) -> TensorSharding:
-        """The one object kept for shardings equal to `sharding`."""
-        return self._distinct_shardings.setdefault(sharding, sharding)
-
-    # -- sharding storage ----------------------------------------------------------
-
-    def _key(self, v: Value) -> Value:
-        return self._holder.get(v, v)
-
-    def get(self, v: Value) -> TensorSharding | None:
-        return self.shardings.get(self._holder.get(v, v))
-
-    def _set(self, v: Value, sharding: TensorSharding) -> None:
-        self.shardings[self._holder.get(v, v)] = sharding
 
     # -- the worklist ----------------------------------------------------------------
 
@@ -433,7 +282,7 @@ class _Driver:
         """User-priority propagation: op-priority propagation with only the dims
         of priority 0 (or none) first, then again after restoring the dims of
         each higher priority in turn (see `shardonnay.propagation.user_priority`)."""
-        originals: dict[int, list[tuple[_Ref, TensorSharding]]] = {}
+        originals: dict[int, list[tuple[Ref, TensorSharding]]] = {}
         for ref, sharding in self._all_shardings():
             priorities = {d.priority for d in sharding.dims if d.priority}
             for priority in priorities:
@@ -456,76 +305,10 @@ class _Driver:
             self._propagate_all()
         self.stage = None
 
-    def _directions_of(self, item: Item, rule: OpShardingRule) -> Directions:
-        """The direction of each factor of `item`'s `rule` in the current stage:
-        both ways outside op-priority propagation, else the union of the
-        directions of stages 0..stage (see `OP_PRIORITY_STAGES`)."""
-        if self.stage is None:
-            return self._both_ways(rule.num_factors)
-        per_stage = self._directions.get(item)
-        if per_stage is None:
-            per_stage = self._directions[item] = self._stage_directions(item, rule)
-        return per_stage[self.stage]
-
-    def _stage_directions(self, item: Item, rule: OpShardingRule) -> list[Directions]:
-        """The directions of `item`'s factors in each op-priority stage."""
-        per_stage = []
-        directions = (PropagationDirection.NONE,) * rule.num_factors
-        for heuristic in OP_PRIORITY_STAGES:
-            directions = tuple(map(union, directions, heuristic(item, rule)))
-            per_stage.append(self._distinct_directions(directions))
-        return per_stage
-
-    def _both_ways(self, num_factors: int) -> Directions:
-        both = self._both_ways_by_size.get(num_factors)
-        if both is None:
-            both = self._distinct_directions((PropagationDirection.BOTH,) * num_factors)
-            self._both_ways_by_size[num_factors] = both
-        return both
-
-    def _distinct_directions(self, directions: Directions) -> Directions:
-        """The one object kept for tuples equal to `directions`."""
-        distinct = self._directions_by_value.setdefault(directions, directions)
-        if distinct is directions and all(d is PropagationDirection.NONE for d in directions):
-            self._inert_directions.add(directions)
-        return distinct
-
     def _propagate_all(self) -> None:
         self._propagate_func_results()
         self._sweep()
         self._propagate_func_results()
-
-    # -- user priorities -------------------------------------------------------------
-
-    def _all_shardings(self) -> list[tuple[_Ref, TensorSharding]]:
-        """Every stored sharding: function arguments and results, op results,
-        sharding constraints and data-flow edge owners."""
-        out: list[tuple[_Ref, TensorSharding]] = []
-        for v, s in self.shardings.items():
-            if s is not None and self._key(v) is v:
-                out.append((v, s))
-        for func in self.module.functions:
-            if func.is_declaration:
-                continue
-            for i in range(len(func.type.results)):
-                s = func.result_attrs(i).get(SHARDING)
-                if isinstance(s, TensorSharding):
-                    out.append(((func, i), s))
-        return out
-
-    def _get_ref(self, ref: _Ref) -> TensorSharding | None:
-        if isinstance(ref, Value):
-            return self.shardings.get(ref)
-        func, i = ref
-        return func.result_attrs(i).get(SHARDING)
-
-    def _set_ref(self, ref: _Ref, sharding: TensorSharding) -> None:
-        sharding = self._distinct(sharding)
-        if isinstance(ref, Value):
-            self.shardings[ref] = sharding
-        else:
-            func, i = ref
-            func.result_attrs(i)[SHARDING] = sharding
 
     def _sweep(self) -> bool:
         stack = self._stack = list(reversed(self.order))
@@ -550,13 +333,13 @@ class _Driver:
             if not isinstance(t, TensorType):
                 return False
             owner = self.get(item.owner)
-            rule = _identity_rule(t, len(item.sources))
+            rule = identity_rule(t, len(item.sources))
             if item.to_sources is None or owner is None:
                 return self._propagate(
                     item.sources,
                     [item.owner],
                     rule,
-                    self._directions_of(item, rule),
+                    self.directions.of(item, rule, self.stage),
                     False,
                 )
             from_sources = item.from_sources
@@ -569,7 +352,7 @@ class _Driver:
                 item.sources,
                 [item.owner],
                 rule,
-                self._directions_of(item, rule),
+                self.directions.of(item, rule, self.stage),
                 False,
                 set_results=set_owner,
                 result_shardings=[item.to_sources(owner)],
@@ -577,12 +360,12 @@ class _Driver:
         if item.name == "sdy.propagation_barrier":
             direction = item.attributes["allowed_direction"]
             name = ("NONE", "FORWARD", "BACKWARD", "BOTH")[int(direction.value)]
-            rule = _identity_rule(item.results[0].type)
+            rule = identity_rule(item.results[0].type)
             return self._propagate(
                 item.operands,
                 item.results,
                 rule,
-                self._distinct_directions((_BARRIER_DIRECTIONS[name],) * rule.num_factors),
+                self.directions.distinct((_BARRIER_DIRECTIONS[name],) * rule.num_factors),
                 False,
             )
         op_item = self._op_items.get(item)
@@ -592,10 +375,10 @@ class _Driver:
             op_item = _OpItem(item.operands, tuple(item.results), rule, self._is_elementwise(item))
             self._op_items[item] = op_item
         if self.stage is None:
-            directions = self._both_ways(op_item.rule.num_factors)
+            directions = self.directions.both_ways(op_item.rule.num_factors)
         else:
             if op_item.stage_directions is None:
-                op_item.stage_directions = self._stage_directions(item, op_item.rule)
+                op_item.stage_directions = self.directions.per_stage(item, op_item.rule)
             directions = op_item.stage_directions[self.stage]
         return self._propagate(
             op_item.operands,
@@ -605,27 +388,6 @@ class _Driver:
             op_item.is_elementwise,
             conservative=self.conservative,
         )
-
-    def _common_mesh(
-        self, shardings: Sequence[TensorSharding | None]
-    ) -> tuple[str | Mesh, Mesh] | None:
-        ref: str | Mesh | None = None
-        mesh: Mesh | None = None
-        for s in shardings:
-            if s is None:
-                continue
-            this = s.mesh if isinstance(s.mesh, Mesh) else self.meshes.get(s.mesh)
-            if this is None:
-                raise ShardingError(f"sharding {s} refers to an unknown mesh")
-            if this.is_maximal:  # a value pinned to one device takes no part
-                return None
-            if ref is None:
-                ref, mesh = s.mesh, this
-            elif s.mesh != ref and this != mesh:
-                return None
-        if ref is None or mesh is None:
-            return None
-        return ref, mesh
 
     def _propagate(
         self,
@@ -652,16 +414,16 @@ class _Driver:
             else [shardings.get(holder.get(v, v)) for v in results]
         )
         if self.recorder is None:
-            if directions in self._inert_directions:  # no factor may propagate
+            if directions in self.directions.inert:  # no factor may propagate
                 return False
-            outcome = self._step_outcome(
+            outcome = self.steps.outcome(
                 old_operands, old_results, rule, directions, is_elementwise, conservative
             )
             if outcome is None or not outcome[4]:
                 return False
             new_operands, new_results, updated_operands, updated_results, any_updated = outcome
         else:
-            meshed = self._propagate_op(
+            meshed = self.steps.run(
                 old_operands, old_results, rule, directions, is_elementwise, conservative
             )
             if meshed is None:
@@ -693,86 +455,6 @@ class _Driver:
                     continue
                 set_results(i, new)
         return any_updated
-
-    def _propagate_op(
-        self,
-        old_operands: list[TensorSharding | None],
-        old_results: list[TensorSharding | None],
-        rule: OpShardingRule,
-        directions: Directions,
-        is_elementwise: bool,
-        conservative: bool,
-    ) -> tuple[Mesh, OpPropagationResult] | None:
-        """(the common mesh, `propagate_op`'s step) on these shardings; None
-        when they are on different meshes."""
-        common = self._common_mesh([*old_operands, *old_results])
-        if common is None:
-            return None
-        ref, mesh = common
-        return mesh, propagate_op(
-            old_operands,
-            old_results,
-            rule,
-            mesh,
-            ref,
-            strategy=self.factor_propagation,
-            direction=directions,
-            is_elementwise=is_elementwise,
-            conservative=conservative,
-        )
-
-    def _step_outcome(
-        self,
-        old_operands: list[TensorSharding | None],
-        old_results: list[TensorSharding | None],
-        rule: OpShardingRule,
-        directions: Directions,
-        is_elementwise: bool,
-        conservative: bool,
-    ) -> tuple | None:
-        """`propagate_op` on these shardings, remembered: (new operand and
-        result shardings, which operands and results were updated, whether any
-        was); None when the shardings are on different meshes.
-
-        A propagation step is a function of its inputs, so its outcome is kept
-        by the identities of the input objects (each entry keeps them alive,
-        so that an identity is never reused while its entry exists). Equal
-        shardings produced by steps are made one object (`_distinct`), which
-        makes the same step on the same shardings hit the memo.
-        """
-        key = (
-            id(rule),
-            id(directions),
-            is_elementwise,
-            conservative,
-            *map(id, old_operands),
-            *map(id, old_results),
-        )
-        entry = self._memo.get(key)
-        if entry is not None:
-            return entry[0]
-        meshed = self._propagate_op(
-            old_operands, old_results, rule, directions, is_elementwise, conservative
-        )
-        outcome = None
-        if meshed is not None:
-            step = meshed[1]
-            distinct = self._distinct
-            outcome = (
-                [
-                    distinct(s) if did else s
-                    for s, did in zip(step.operands, step.updated_operands, strict=True)
-                ],
-                [
-                    distinct(s) if did else s
-                    for s, did in zip(step.results, step.updated_results, strict=True)
-                ],
-                step.updated_operands,
-                step.updated_results,
-                step.any_updated,
-            )
-        self._memo[key] = (outcome, old_operands, old_results, rule, directions)
-        return outcome
 
     def _update(self, v: Value, sharding: TensorSharding, notify: bool) -> None:
         if self.recorder is not None:
@@ -841,12 +523,12 @@ class _Driver:
                     attrs[SHARDING] = s
 
                 self._result_ref = (func, i) if self.recorder is not None else None
-                rule = _identity_rule(value.type)
+                rule = identity_rule(value.type)
                 self._propagate(
                     [value],
                     [value],
                     rule,
-                    self._both_ways(rule.num_factors),
+                    self.directions.both_ways(rule.num_factors),
                     False,
                     notify=False,
                     set_results=set_result,

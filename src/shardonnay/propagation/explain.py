@@ -50,7 +50,9 @@ from shardonnay.errors import ShardonnayError
 from shardonnay.ir.attributes import dict_str
 from shardonnay.ir.core import Block, Module, Op, Value
 from shardonnay.propagation.driver import DataFlowEdge, propagate
-from shardonnay.propagation.origins import (
+from shardonnay.propagation.origins import sharding_origins
+from shardonnay.propagation.projection import ShardingProjection
+from shardonnay.propagation.recording import (
     ORIGIN_NAME,
     Change,
     Recorder,
@@ -58,9 +60,7 @@ from shardonnay.propagation.origins import (
     Step,
     name_origin_sources,
     ref_key,
-    sharding_origins,
 )
-from shardonnay.propagation.projection import ShardingProjection
 from shardonnay.sharding import TensorSharding
 from shardonnay.syntax.mlir_writer import OpPrinter
 

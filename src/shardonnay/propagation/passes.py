@@ -22,7 +22,7 @@ def _propagation_pass(strategy: str):
         origins = options.get("debug-sharding-origins", "false") == "true"
         edges = options.get("debug-propagation-edge-sharding", "false") == "true"
         if origins or edges:
-            from shardonnay.propagation.origins import propagate_with_origins
+            from shardonnay.propagation.origin_attributes import propagate_with_origins
 
             return propagate_with_origins(
                 module,

@@ -136,7 +136,7 @@ def propagation_pipeline(
     pre_order_funcs(module)
     recorder = None
     if debug_origins or debug_edges:
-        from shardonnay.propagation.origins import debug_recorder
+        from shardonnay.propagation.origin_attributes import debug_recorder
 
         recorder = debug_recorder(module, origins=debug_origins, edges=debug_edges)
     module = propagate(
@@ -149,7 +149,7 @@ def propagation_pipeline(
         recorder=recorder,
     )
     if recorder is not None:
-        from shardonnay.propagation.origins import save_origins
+        from shardonnay.propagation.origin_attributes import save_origins
 
         save_origins(
             recorder, sink_named_computations=False, origins=debug_origins, edges=debug_edges

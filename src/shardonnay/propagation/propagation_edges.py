@@ -1,7 +1,7 @@
 """Shardy's `debug-propagation-edge-sharding`: per op, the propagation steps
 that changed its tensors and, per axis, the tensor it came from.
 
-It reads what a `Recorder` (see `shardonnay.propagation.origins`) noted
+It reads what a `Recorder` (see `shardonnay.propagation.recording`) noted
 while propagating: every step that changed a sharding gets a number (over
 those steps only, in order), and each axis a tensor of the op gained in it
 is an edge from the tensor it came from (`new_axis_sources`) to that
@@ -11,9 +11,9 @@ steps of its results), and, once sunk,
 `sdy.block_arg_propagation_edges`/`sdy.result_propagation_edges` on
 data-flow ops. `save_origins(recorder, edges=True)` and
 `propagate_with_origins(module, edges=True)` of
-`shardonnay.propagation.origins` call it.
+`shardonnay.propagation.origin_attributes` call it.
 
->>> from shardonnay.propagation.origins import propagate_with_origins
+>>> from shardonnay.propagation.origin_attributes import propagate_with_origins
 >>> from shardonnay.syntax.mlir_reader import parse_module
 >>> module = parse_module('''
 ... sdy.mesh @mesh = <["x"=2]>
@@ -35,14 +35,10 @@ from typing import Any
 from shardonnay.axes import AxisRef
 from shardonnay.ir.core import Func, Module, Op, Value
 from shardonnay.propagation.data_flow import DATA_FLOW_OPS
-from shardonnay.propagation.origins import (
-    SHARDING,
-    Recorder,
-    Step,
-    new_axis_sources,
-    sink_debug_entries,
-)
+from shardonnay.propagation.origin_attributes import sink_debug_entries
+from shardonnay.propagation.origins import new_axis_sources
 from shardonnay.propagation.projection import ShardingProjection
+from shardonnay.propagation.recording import SHARDING, Recorder, Step
 from shardonnay.sharding import TensorSharding, TensorShardingPerValue
 
 __all__ = [

@@ -1,0 +1,246 @@
+"""Where the shardings of a module are kept while it propagates.
+
+A `ShardingStore` reads a module once: the sharding of every function
+argument (`sdy.sharding` in its argument attributes), op result
+(`sdy.sharding = #sdy.sharding_per_value<[...]>`), sharding constraint and
+reshard (their `sharding`), and the in/out shardings of named and manual
+computations (in shardings without their manual axes); an open value has
+None. It then keeps one sharding per storage owner: values tied by control
+flow share the one of their data-flow edge, kept on the edge's owner (the
+value `_key` gives), and without data-flow edges the region arguments of a
+`stablehlo.while` read and write the sharding of the result they stand for.
+
+It also reads the sharding rule of every op (`rule_for`; None for an op
+without one or with a non-tensor type) and lists, in program order, the
+items propagation goes through (`order`): every op with a rule, every
+`sdy.propagation_barrier` and every data-flow edge, each edge right after
+the op that owns it (its result edges after the op's regions).
+
+Equal shardings and rules are kept as one object (`_distinct`), so that
+propagation steps can be remembered by the identities of their inputs.
+
+The optimization barrier has no rule: its data-flow edge, from its operand
+to its result (the edge's owner), propagates for it:
+
+>>> from shardonnay.syntax.mlir_reader import parse_module
+>>> module = parse_module('''
+... sdy.mesh @mesh = <["x"=2]>
+... func.func @main(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>})
+...     -> tensor<8xf32> {
+...   %0 = stablehlo.optimization_barrier %arg0 : tensor<8xf32>
+...   %1 = stablehlo.negate %0 : tensor<8xf32>
+...   return %1 : tensor<8xf32>
+... }''')
+>>> store = ShardingStore(module, conservative=False, data_flow_edges=True)
+>>> [getattr(item, "name", type(item).__name__) for item in store.order]
+['DataFlowEdge', 'stablehlo.negate']
+>>> arg = module.functions[0].arguments[0]
+>>> print(store.get(arg))
+#sdy.sharding<@mesh, [{"x"}]>
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+from shardonnay.errors import ShardingError
+from shardonnay.ir.core import Func, Module, Op, Value
+from shardonnay.ir.types import TensorType
+from shardonnay.mesh import Mesh
+from shardonnay.propagation.data_flow import (
+    DATA_FLOW_OPS,
+    DataFlowEdge,
+    data_flow_edges_of,
+    erase_manual_axes,
+)
+from shardonnay.propagation.op_priority import Item, is_elementwise
+from shardonnay.propagation.rules import rule_for
+from shardonnay.propagation.write_back import SHARDING
+from shardonnay.sharding import TensorSharding, TensorShardingPerValue
+from shardonnay.sharding_rule import OpShardingRule
+
+__all__ = ["Ref", "ShardingStore"]
+
+# Where a sharding is kept: a value, or a function's result (function, index).
+Ref = Value | tuple[Func, int]
+
+
+class ShardingStore:
+    """The shardings, rules and items of `module` (see the module docstring).
+
+    `groups`: the members of each sharding group (each member gets the
+    sharding given to any of them).
+    """
+
+    def __init__(
+        self,
+        module: Module,
+        conservative: bool,
+        data_flow_edges: bool,
+        groups: Sequence[list[Value]] = (),
+    ):
+        self.module = module
+        self.conservative = conservative
+        self.meshes: dict[str, Mesh] = module.meshes
+        # One sharding per stored value: op results, function arguments, edge owners.
+        self.shardings: dict[Value, TensorSharding | None] = {}
+        self.arg_of: dict[Value, tuple[Func, int]] = {}
+        self.edge_of_target: dict[Value, DataFlowEdge] = {}
+        self.edges_of_source: dict[tuple[Op, int], DataFlowEdge] = {}
+        self.groups: dict[Value, list[Value]] = {}
+        # Without data-flow edges, the region arguments of a `stablehlo.while`
+        # still read and write the sharding of its result.
+        self.alias: dict[Value, Value] = {}
+        # The value whose sharding a value reads and writes (an edge target: the
+        # edge's owner; a `while` region argument without edges: the result).
+        self._holder: dict[Value, Value] = {}
+        self.rules: dict[Op, OpShardingRule | None] = {}
+        # One rule object per distinct rule, so that equal rules share memo entries.
+        self._distinct_rules: dict[OpShardingRule, OpShardingRule] = {}
+        self._elementwise: dict[Op, bool] = {}
+        self.order: list[Item] = []
+        # One sharding object per distinct sharding (see `_distinct`).
+        self._distinct_shardings: dict[TensorSharding, TensorSharding] = {}
+        self._collect(data_flow_edges)
+        for members in groups:
+            for v in members:
+                self.groups[v] = members
+
+    # -- reading the module ----------------------------------------------------------
+
+    def _collect(self, data_flow_edges: bool) -> None:
+        for func in self.module.functions:
+            for i, arg in enumerate(func.arguments):
+                self.arg_of[arg] = (func, i)
+                self.shardings[arg] = (
+                    func.arg_attrs(i).get(SHARDING) if not func.is_declaration else None
+                )
+        for top in self.module.ops:
+            for op in self._walk_with_edges(top, data_flow_edges):
+                if isinstance(op, DataFlowEdge):
+                    self.order.append(op)
+                    continue
+                self._read_result_shardings(op)
+                rule = self._rule(op)
+                if rule is not None or op.name == "sdy.propagation_barrier":
+                    self.order.append(op)
+
+    def _walk_with_edges(self, op: Op, data_flow_edges: bool) -> Iterator[Item]:
+        edges: tuple[list[DataFlowEdge], list[DataFlowEdge]] = ([], [])
+        if data_flow_edges and op.name in DATA_FLOW_OPS:
+            edges = data_flow_edges_of(op)
+            for edge in (*edges[0], *edges[1]):
+                self._add_edge(edge)
+        elif op.name == "stablehlo.while":
+            for region in op.regions:
+                for arg, result in zip(region.entry.arguments, op.results, strict=True):
+                    self.alias[arg] = result
+                    self._holder.setdefault(arg, result)
+        yield op
+        yield from edges[0]
+        for region in op.regions:
+            for block in region.blocks:
+                for inner in block.ops:
+                    yield from self._walk_with_edges(inner, data_flow_edges)
+        yield from edges[1]
+
+    def _add_edge(self, edge: DataFlowEdge) -> None:
+        for t in edge.targets:
+            self.edge_of_target[t] = edge
+            self._holder[t] = edge.owner
+        for use in edge.source_uses:
+            self.edges_of_source[use] = edge
+
+    def _read_result_shardings(self, op: Op) -> None:
+        if op.name in ("sdy.sharding_constraint", "sdy.reshard"):
+            self.shardings[op.results[0]] = self._distinct(op.attributes["sharding"])
+            return
+        if op.name in ("sdy.named_computation", "sdy.manual_computation"):
+            manual = op.attributes["manual_axes"].names if "manual_axes" in op.attributes else ()
+            for key, values in (
+                ("in_shardings", op.regions[0].entry.arguments),
+                ("out_shardings", op.results),
+            ):
+                per_value = op.attributes.get(key)
+                for i, v in enumerate(values):
+                    s = per_value[i] if per_value is not None else None
+                    if s is not None and key == "in_shardings":
+                        s = erase_manual_axes(s, manual)
+                    self.shardings[v] = s
+            return
+        per_value = op.attributes.get(SHARDING)
+        for i, r in enumerate(op.results):
+            self.shardings[r] = (
+                self._distinct(per_value[i])
+                if isinstance(per_value, TensorShardingPerValue)
+                else None
+            )
+
+    def _rule(self, op: Op) -> OpShardingRule | None:
+        try:
+            return self.rules[op]
+        except KeyError:
+            pass
+        rule = None
+        if all(isinstance(v.type, TensorType) for v in (*op.operands, *op.results)):
+            try:
+                rule = rule_for(op, conservative=self.conservative)
+            except (ShardingError, KeyError):
+                rule = None
+        if rule is not None:
+            rule = self._distinct_rules.setdefault(rule, rule)
+        self.rules[op] = rule
+        return rule
+
+    def _is_elementwise(self, op: Op) -> bool:
+        try:
+            return self._elementwise[op]
+        except KeyError:
+            return self._elementwise.setdefault(op, is_elementwise(op))
+
+    def _distinct(self, sharding: TensorSharding) -> TensorSharding:
+        """The one object kept for shardings equal to `sharding`."""
+        return self._distinct_shardings.setdefault(sharding, sharding)
+
+    # -- sharding storage ----------------------------------------------------------
+
+    def _key(self, v: Value) -> Value:
+        return self._holder.get(v, v)
+
+    def get(self, v: Value) -> TensorSharding | None:
+        return self.shardings.get(self._holder.get(v, v))
+
+    def _set(self, v: Value, sharding: TensorSharding) -> None:
+        self.shardings[self._holder.get(v, v)] = sharding
+
+    # -- shardings by reference ---------------------------------------------------------
+
+    def _all_shardings(self) -> list[tuple[Ref, TensorSharding]]:
+        """Every stored sharding: function arguments and results, op results,
+        sharding constraints and data-flow edge owners."""
+        out: list[tuple[Ref, TensorSharding]] = []
+        for v, s in self.shardings.items():
+            if s is not None and self._key(v) is v:
+                out.append((v, s))
+        for func in self.module.functions:
+            if func.is_declaration:
+                continue
+            for i in range(len(func.type.results)):
+                s = func.result_attrs(i).get(SHARDING)
+                if isinstance(s, TensorSharding):
+                    out.append(((func, i), s))
+        return out
+
+    def _get_ref(self, ref: Ref) -> TensorSharding | None:
+        if isinstance(ref, Value):
+            return self.shardings.get(ref)
+        func, i = ref
+        return func.result_attrs(i).get(SHARDING)
+
+    def _set_ref(self, ref: Ref, sharding: TensorSharding) -> None:
+        sharding = self._distinct(sharding)
+        if isinstance(ref, Value):
+            self.shardings[ref] = sharding
+        else:
+            func, i = ref
+            func.result_attrs(i)[SHARDING] = sharding
