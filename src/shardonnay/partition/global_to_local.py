@@ -226,7 +226,12 @@ class _Conversion:
         if not isinstance(value.type, TensorType):
             return x
         source = place(self.ctx, value, self.pinned)
-        return relocate(self.ctx, x, value.type.shape, source, target)
+        moved = relocate(self.ctx, x, value.type.shape, source, target)
+        axes, mesh, device = target
+        if moved is not x and device is None and any(axes):
+            # split on `mesh`: meaningful on its devices, whatever moved it there
+            self.reaches[moved] = mesh.size
+        return moved
 
     def _moved(self, value: Value, x: Value, target) -> Value:
         """`_relocated` for operand `x` of `value`, once per place and block."""

@@ -11,7 +11,11 @@ the program moves. `implicit_communication(module)` finds those ops:
 - an op with a sharding rule whose shardings conflict on a factor, or shard
   one that must not be (need-replication, permutation), or agree but whose
   shard-by-shard run on random data differs from the whole op
-  (`propagation.shard_by_shard.check_shard_by_shard`);
+  (`propagation.shard_by_shard.check_shard_by_shard`); where that run
+  cannot judge (uneven shards of a dim holding several factors), an op that
+  copies elements (reshape, transpose, slice, pad, ...) is run on arrays of
+  global ids (`halo_need.op_need`) to see whether a device reads elements it
+  does not hold;
 - an op without a sharding rule with a sharded operand or result: nothing
   says which shard of the result needs which of the operand, so the operand
   must be gathered (a replicated result of a sharded operand, say);
@@ -57,6 +61,7 @@ from shardonnay.ir.verifier import verify
 from shardonnay.layout import equivalent
 from shardonnay.mesh import Mesh
 from shardonnay.partition.cost import SDY_COLLECTIVES
+from shardonnay.partition.halo_need import op_need
 from shardonnay.partition.local_factors import is_elementwise
 from shardonnay.partition.sharding_access import mesh_of, sharding_of
 from shardonnay.propagation.rules import rule_for
@@ -66,6 +71,18 @@ from shardonnay.sharding import TensorSharding
 from shardonnay.syntax.mlir_writer import OpPrinter
 
 __all__ = ["ImplicitCommunication", "implicit_communication"]
+
+# Ops whose every result element is a copy of an operand element (or a pad
+# value): what a device lacks is found by running them on global ids.
+_COPYING = (
+    "stablehlo.reshape",
+    "stablehlo.transpose",
+    "stablehlo.broadcast_in_dim",
+    "stablehlo.slice",
+    "stablehlo.pad",
+    "stablehlo.reverse",
+    "stablehlo.concatenate",
+)
 
 # Ops that move no data themselves, or whose shardings say what they need.
 _SKIPPED = (
@@ -171,11 +188,38 @@ class _Finder:
             )
         except ShardonnayError as e:
             return f"cannot run shard by shard: {e}"
+        if verdict.status is Verdict.NOT_RUN and op.name in _COPYING:
+            return self._lacking(op, operands, results[0], mesh)
         if verdict.status in (Verdict.MATCHES, Verdict.UNSHARDED, Verdict.NOT_RUN):
             return None
         if verdict.status is Verdict.NEEDS_COMMUNICATION and _updates_replicated(op, operands):
             return None  # each shard applies the updates aimed at it
         return verdict.reason
+
+    def _lacking(
+        self,
+        op: Op,
+        operands: Sequence[TensorSharding | None],
+        result: TensorSharding | None,
+        mesh: Mesh,
+    ) -> str | None:
+        """An op that copies elements, judged on arrays of global ids
+        (`halo_need.op_need`): the devices whose result shard reads elements
+        their operand shards lack (uneven shards the factor run cannot judge)."""
+        values = [*op.operands, op.results[0]]
+        shardings = [
+            s if s is not None else TensorSharding.replicated_on(mesh, len(v.type.shape))
+            for s, v in zip([*operands, result], values, strict=True)
+        ]
+        data = shardings[:1] if op.name == "stablehlo.pad" else shardings[:-1]
+        lacking = op_need(op, data, shardings[-1], mesh)
+        if not any(lacking):
+            return None
+        worst = max(range(len(lacking)), key=lambda d: lacking[d])
+        return (
+            f"device {worst} lacks {lacking[worst]} elements its result shard reads "
+            "(shards that do not line up)"
+        )
 
     def _across_meshes(self, op: Op, result: TensorSharding | None) -> str | None:
         """An op whose tensors are on several meshes: nothing to move only when

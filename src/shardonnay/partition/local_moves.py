@@ -74,11 +74,12 @@ def move(
     `target_mesh`: nothing when both put the same data on every device, else
     `reshard` on one mesh where the two shardings can be spelled on one
     (either side replicated, the same mesh, or meshes of the same devices in
-    the same order whose axes translate, `mesh_translation`), else gathered
-    on the source mesh and sliced on the target one. A value split on a mesh
-    of fewer devices than the program's that leaves them (replicated, or
-    split on a larger mesh) is gathered on its devices and `spread` to all
-    before it is sliced.
+    the same order whose axes translate, `mesh_translation`), else the
+    cheaper of gathering it on the source mesh and slicing it on the target
+    one, and `fetch_tiles` between the meshes. A value split on a mesh of
+    fewer devices than the program's that leaves them (replicated, or split
+    on a larger mesh) is gathered on its devices and `spread` to all before
+    it is sliced, unless fetching the tiles is cheaper.
 
     For example, `[{"data"}, {"model"}]` on `<["data"=2, "model"=4]>` to
     `[{"x"}, {"y"}]` on `<["x"=4, "y"=2]>` is `[{"data", "model":(1)2},
@@ -86,14 +87,22 @@ def move(
     receives the two 2x4 tiles of its target buffer it lacks (`fetch_tiles`,
     64 B, `reshard.lower_bound`), not the 448 B of gathering the value.
     """
+
+    def fetched() -> Value:
+        return fetch_tiles(ctx, x, source, target, shape, source_mesh, target_mesh)
+
     if (
         any(source)
         and source_mesh.size < ctx.num_devices
         and not _stays_on(target, target_mesh, source_mesh)
     ):
-        x = gather_dims(ctx, x, source, shape, mesh=source_mesh)
-        x = spread(ctx, x, source_mesh.size)
-        return slice_dims(ctx, x, target, shape, mesh=target_mesh)
+
+        def spread_whole() -> Value:
+            whole = gather_dims(ctx, x, source, shape, mesh=source_mesh)
+            whole = spread(ctx, whole, source_mesh.size)
+            return slice_dims(ctx, whole, target, shape, mesh=target_mesh)
+
+        return _cheapest(ctx, [[spread_whole, fetched] if any(target) else [spread_whole]])
     if not any(source) or not any(target) or source_mesh == target_mesh:
         mesh = source_mesh if any(source) else target_mesh
         return reshard(ctx, x, source, target, shape, mesh)
@@ -105,8 +114,12 @@ def move(
         return _cheapest(
             ctx, [_reshard_candidates(ctx, x, s, t, shape, mesh) for s, t, mesh in spellings]
         )
-    x = gather_dims(ctx, x, source, shape, mesh=source_mesh)
-    return slice_dims(ctx, x, target, shape, mesh=target_mesh)
+
+    def gathered() -> Value:
+        whole = gather_dims(ctx, x, source, shape, mesh=source_mesh)
+        return slice_dims(ctx, whole, target, shape, mesh=target_mesh)
+
+    return _cheapest(ctx, [[gathered, fetched]])
 
 
 def elementwise_across_meshes(
@@ -335,9 +348,12 @@ def fetch_tiles(
     target: Sequence[Sequence[AxisRef]],
     shape: Sequence[int],
     mesh: Mesh,
+    target_mesh: Mesh | None = None,
 ) -> Value:
-    """`x`, sharded by `source` on `mesh`, sharded by `target`, each device
-    receiving exactly the part of its target buffer it does not hold.
+    """`x`, sharded by `source` on `mesh`, sharded by `target` (on
+    `target_mesh`, by default `mesh`: tiles go by device id, so the meshes
+    may order or count their devices differently), each device receiving
+    exactly the part of its target buffer it does not hold.
 
     The value is cut into tiles of `gcd(source shard, target shard)` elements
     per dim, so every target buffer is a grid of tiles, each whole in some
@@ -356,13 +372,15 @@ def fetch_tiles(
     """
     if 0 in shape:
         raise PartitionError("no tiles of an empty value")
+    target_mesh = target_mesh or mesh
     held_size = [local_size(n, a, mesh) for n, a in zip(shape, source, strict=True)]
-    want_size = [local_size(n, a, mesh) for n, a in zip(shape, target, strict=True)]
+    want_size = [local_size(n, a, target_mesh) for n, a in zip(shape, target, strict=True)]
     tile = [math.gcd(h, w) for h, w in zip(held_size, want_size, strict=True)]
     grid = [w // t for w, t in zip(want_size, tile, strict=True)]
     if math.prod(grid) > MAX_TILES:
         raise PartitionError("too many tiles")
-    held, wanted = _slot_starts(source, held_size, mesh), _slot_starts(target, want_size, mesh)
+    held = _slot_starts(source, held_size, mesh)
+    wanted = _slot_starts(target, want_size, target_mesh)
     copies: list[dict[int, tuple[list[int], list[int]]]] = []  # device -> (from, to)
     rounds: list[dict[int, tuple[int, list[int], list[int]]]] = []  # sender -> (receiver, ...)
     busy: list[set[int]] = []  # the receivers of each round
@@ -372,7 +390,7 @@ def fetch_tiles(
             at = [b + o for b, o in zip(start, to, strict=True)]
             if any(a >= n for a, n in zip(at, shape, strict=True)):
                 continue  # padding
-            if _holds(held[receiver], held_size, at):
+            if receiver in held and _holds(held[receiver], held_size, at):
                 k = next((k for k, c in enumerate(copies) if receiver not in c), len(copies))
                 if k == len(copies):
                     copies.append({})
