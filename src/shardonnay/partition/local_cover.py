@@ -7,7 +7,9 @@ wants every device of the program in one group of each collective (and the
 groups of an all_gather, all_to_all or reduce_scatter of one size, since the
 result type follows it). `cover_devices(ctx, module)` rewrites each
 collective whose groups leave devices out so that those devices take part
-on their own, computing on their undefined buffers:
+on their own, computing on their undefined buffers. Where the devices left
+out divide into groups of the op's group size, they simply form such groups
+(`even_groups`); otherwise:
 
 - `all_reduce`, `collective_broadcast`: each device left out becomes a group
   of its own (`-1` pads the groups to one width);
@@ -22,14 +24,18 @@ on their own, computing on their undefined buffers:
   dim merged into the concat dim;
 - `collective_permute` already leaves devices out: they receive zeros.
 
-For example, on 6 devices an all_gather along dim 0 of `tensor<2xf32>` in
-groups `[[0, 1], [2, 3]]` becomes (device `d` at place `[0, 1, 0, 1, 0, 0][d]`)::
+For example, on 5 devices an all_gather along dim 0 of `tensor<2xf32>` in
+groups `[[0, 1], [2, 3]]` leaves device 4 out, which forms no group of 2, so
+it becomes (device `d` at place `[0, 1, 0, 1, 0][d]`)::
 
     %z = stablehlo.broadcast_in_dim %zero, dims = [] : (tensor<f32>) -> tensor<4xf32>
     %p = ... 2 * place ...
     %u = stablehlo.dynamic_update_slice %z, %x, %p : (...) -> tensor<4xf32>
-    %r = "stablehlo.all_reduce"(%u) <{replica_groups = dense<[[0, 1], [2, 3], [4, -1],
-        [5, -1]]> : tensor<4x2xi64>, ...}> ({ stablehlo.add }) : (...) -> tensor<4xf32>
+    %r = "stablehlo.all_reduce"(%u) <{replica_groups = dense<[[0, 1], [2, 3],
+        [4, -1]]> : tensor<3x2xi64>, ...}> ({ stablehlo.add }) : (...) -> tensor<4xf32>
+
+On 6 devices, devices 4 and 5 form a group of their own and the all_gather
+stays.
 """
 
 from __future__ import annotations
@@ -74,8 +80,32 @@ def covering_groups(
     return ctx.groups_attr([r + [-1] * (width - len(r)) for r in rows])
 
 
+def even_groups(groups: Sequence[Sequence[int]], left_out: Sequence[int]) -> list[list[int]] | None:
+    """`groups` and the devices left out in groups of the same size, where
+    they divide into such groups (their buffers are undefined: so are the
+    results they compute); None otherwise.
+
+    >>> even_groups([[0, 1], [2, 3]], [4, 5, 6, 7])
+    [[0, 1], [2, 3], [4, 5], [6, 7]]
+    >>> even_groups([[0, 1, 2]], [3, 4]) is None
+    True
+    """
+    widths = {len(g) for g in groups}
+    if len(widths) != 1:
+        return None
+    (width,) = widths
+    if len(left_out) % width:
+        return None
+    extra = [list(left_out[i : i + width]) for i in range(0, len(left_out), width)]
+    return [list(g) for g in groups] + extra
+
+
 def _cover(ctx: LocalContext, op: Op, groups: list[list[int]], left_out: list[int]) -> None:
     name = op.name
+    regrouped = even_groups(groups, left_out)
+    if regrouped is not None:  # the op as it is, with groups of the devices left out
+        op.attributes["replica_groups"] = ctx.groups_attr(regrouped)
+        return
     if name in ("stablehlo.all_reduce", "stablehlo.collective_broadcast"):
         op.attributes["replica_groups"] = covering_groups(ctx, groups, left_out)
         return
