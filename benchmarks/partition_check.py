@@ -6,7 +6,8 @@
 
 For each program: shardonnay's `explicit_collectives` (Shardy's propagation
 pipeline, `insert_explicit_reshards(full_version=True)`, then every reshard
-lowered by the planner where its chain is cheaper than Shardy's lowering;
+lowered by the planner where its chain is cheaper than Shardy's lowering, or
+left to the per-device program's direct exchange where that is cheaper still;
 with `--shardy`, also Shardy's own three passes run in jaxlib), then
 `convert_global_to_local` with poisoned padding, run on every device by
 `simulate` and compared with the reference interpreter on the original
