@@ -16,6 +16,7 @@ from shardonnay.errors import UnsupportedOpError
 from shardonnay.mesh import Mesh
 from shardonnay.passes import run_pipeline
 from shardonnay.propagation import propagation_pipeline
+from shardonnay.propagation.driver import propagate
 from shardonnay.propagation.pipeline import (
     apply_sharding_constraints,
     constant_or_scalar_splitter,
@@ -56,6 +57,88 @@ def test_random_programs_match_shardy(seed: int) -> None:
     from program_generator import random_program
 
     _check(random_program(seed))
+
+
+# -- dead ops ------------------------------------------------------------------------------
+
+# Dead ops (results all unused) go while propagating, when the rewrite driver
+# pops them: an op that only dead ops use (this reduce and this pad) still
+# propagates until they go, and erasing an op makes its operands' defining
+# ops propagate again. Seed 768 draws dead ops whose timing decides the
+# sharding of the first transpose.
+DEAD_OPS_SEED = 768
+
+# Seed 768's program without its dead reduce and pad: the dead subtract of
+# %arg0 keeps the first transpose from propagating in op-priority stage 0
+# (a second use of its operand) only until it goes.
+SECOND_USE_DIES = """
+sdy.mesh @mesh = <["z"=4, "x"=4, "y"=4, "w"=1]>
+sdy.mesh @mesh_1 = <["z"=1]>
+func.func @main(
+    %arg0: tensor<5x1x6xf32>
+        {sdy.sharding = #sdy.sharding<@mesh, [{"y"}p0, {"z":(2)2, "x":(2)2, ?}, {"x":(1)2}]>})
+    -> (tensor<5x6x1xf32> {sdy.sharding = #sdy.sharding<@mesh_1, [{}, {}, {?}]>}) {
+  %0 = stablehlo.transpose %arg0, dims = [1, 0, 2] : (tensor<5x1x6xf32>) -> tensor<1x5x6xf32>
+  %cst = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+  %1 = stablehlo.reduce(%0 init: %cst) applies stablehlo.add across dimensions = [0]
+      : (tensor<1x5x6xf32>, tensor<f32>) -> tensor<5x6xf32>
+  %2 = stablehlo.concatenate %1, %1, dim = 0
+      : (tensor<5x6xf32>, tensor<5x6xf32>) -> tensor<10x6xf32>
+  %3 = stablehlo.subtract %arg0, %arg0 : tensor<5x1x6xf32>
+  %4 = stablehlo.concatenate %0, %0, dim = 0
+      : (tensor<1x5x6xf32>, tensor<1x5x6xf32>) -> tensor<2x5x6xf32>
+  %cst_0 = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %cst_1 = stablehlo.constant dense<1.000000e+00> : tensor<f32>
+  %c = stablehlo.constant dense<0> : tensor<i32>
+  %7:2 = stablehlo.while(%iterArg = %c, %iterArg_2 = %0) : tensor<i32>, tensor<1x5x6xf32>
+  cond {
+    %c_3 = stablehlo.constant dense<2> : tensor<i32>
+    %12 = stablehlo.compare LT, %iterArg, %c_3 : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %12 : tensor<i1>
+  } do {
+    %c_3 = stablehlo.constant dense<1> : tensor<i32>
+    %12 = stablehlo.add %iterArg, %c_3 : tensor<i32>
+    %13 = stablehlo.tanh %iterArg_2 : tensor<1x5x6xf32>
+    stablehlo.return %12, %13 : tensor<i32>, tensor<1x5x6xf32>
+  }
+  %8 = sdy.sharding_constraint %7#1 <@mesh, [{?}, {"z"}p0, {"x"}]> : tensor<1x5x6xf32>
+  %9 = stablehlo.transpose %8, dims = [2, 0, 1] : (tensor<1x5x6xf32>) -> tensor<6x1x5xf32>
+  %10 = stablehlo.transpose %9, dims = [2, 0, 1] : (tensor<6x1x5xf32>) -> tensor<5x6x1xf32>
+  %11 = sdy.sharding_constraint %10 <@mesh, [{"y", ?}, {"z", "x":(1)2, ?}, {"x":(2)2}]>
+      : tensor<5x6x1xf32>
+  return %11 : tensor<5x6x1xf32>
+}
+"""
+
+
+def test_ops_go_when_dead_as_in_shardy() -> None:
+    pytest.importorskip("jax")
+    from program_generator import random_program
+
+    text = random_program(DEAD_OPS_SEED)
+    assert "stablehlo.pad" in text  # the program still has its dead ops
+    _check(text)
+    _check(SECOND_USE_DIES)
+
+
+@pytest.mark.parametrize(
+    "strategy, pass_name",
+    [
+        ("aggressive", "sdy-aggressive-propagate"),
+        ("op-priority", "sdy-op-priority-propagate"),
+        ("user-priority", "sdy-user-priority-propagate{run-op-priority-propagation=true}"),
+    ],
+)
+def test_a_use_that_dies_stops_blocking_stage_zero(strategy: str, pass_name: str) -> None:
+    pytest.importorskip("jax")
+    from mlir_oracle import run_pass_pipeline
+
+    expected = run_pass_pipeline(
+        SECOND_USE_DIES,
+        f"builtin.module(sdy-add-data-flow-edges,{pass_name},func.func(sdy-sink-data-flow-edges))",
+    )
+    ours = propagate(parse_module(SECOND_USE_DIES), strategy=strategy)
+    assert ours.to_text() == parse_module(expected).to_text()
 
 
 # -- sharding groups ------------------------------------------------------------------------

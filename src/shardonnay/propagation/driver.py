@@ -45,7 +45,12 @@ How it runs (as Shardy's pass does):
    `while` result it stands for). It ends when
    the worklist is empty (one sweep: values whose change notifies nobody,
    like the arguments of a `stablehlo.while` body without data-flow edges,
-   are not looked at again);
+   are not looked at again). Dead ops go on the way, as MLIR's greedy
+   rewrite driver erases them: an op without side effects whose results
+   are all unused is erased when it is popped, instead of propagating (an
+   op that only dead ops use still propagates until they go); erasing it
+   pushes the defining op of each of its operands that has at most one
+   other user left (so that op propagates again, or goes in turn);
 3. step 1 again.
 
 Values tied by control flow share one sharding, kept on a data-flow edge:
@@ -71,7 +76,7 @@ import gc
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Literal
 
-from shardonnay.ir.core import Block, Func, Module, Value
+from shardonnay.ir.core import Block, Func, Module, Op, Value
 from shardonnay.ir.types import TensorType
 from shardonnay.propagation.data_flow import (
     DATA_FLOW_OPS,
@@ -86,7 +91,11 @@ from shardonnay.propagation.factor_propagation import (
     FactorPropagation,
     PropagationDirection,
 )
-from shardonnay.propagation.module_edits import drop_sharding_rules, erase_dead_ops
+from shardonnay.propagation.module_edits import (
+    drop_sharding_rules,
+    erasable_ops,
+    erase_dead_ops,
+)
 from shardonnay.propagation.op_priority import OP_PRIORITY_STAGES, Directions, Item
 from shardonnay.propagation.propagation_step import StepOutcomes, identity_rule
 from shardonnay.propagation.rules import RULE_ATTRIBUTE
@@ -200,9 +209,9 @@ def propagate(
     with cyclic_gc_paused():
         validate_for_propagation(module)
         copy = module.copy()
-        erase_dead_ops(copy, keep_data_flow_ops=data_flow_edges)
         groups = sync_group_members(copy)
-        driver = _Driver(copy, factor_propagation, conservative, data_flow_edges, groups)
+        erasable = erasable_ops(copy, keep_data_flow_ops=data_flow_edges)
+        driver = _Driver(copy, factor_propagation, conservative, data_flow_edges, groups, erasable)
         driver.recorder = recorder
         if recorder is not None:
             recorder.start(copy, driver)
@@ -248,8 +257,11 @@ class _Driver(ShardingStore):
         conservative: bool,
         data_flow_edges: bool,
         groups: Sequence[list[Value]] = (),
+        erasable: set[Op] | frozenset[Op] = frozenset(),
     ):
-        super().__init__(module, conservative, data_flow_edges, groups)
+        super().__init__(module, conservative, data_flow_edges, groups, erasable)
+        # The ops that go once unused (see `_erase`), until they do.
+        self._erasable = set(erasable)
         self.factor_propagation = factor_propagation
         # The outcome of each propagation step by the identities of its inputs.
         self.steps = StepOutcomes(self.meshes, factor_propagation, self._distinct)
@@ -313,14 +325,56 @@ class _Driver(ShardingStore):
     def _sweep(self) -> bool:
         stack = self._stack = list(reversed(self.order))
         queued = self._queued = set(stack)
-        visit = self._visit
-        changed = False
+        visit, items, erasable = self._visit, self._items, self._erasable
+        changed = erased = False
         while stack:
             item = stack.pop()
             queued.discard(item)
+            if item not in items:  # erased since it was pushed
+                continue
             self._current = item
+            if item in erasable and not any(r.uses for r in item.results):
+                self._erase(item)
+                changed = erased = True
+                continue
             changed |= visit(item)
+        if erased:
+            self.order = [item for item in self.order if item in items]
         return changed
+
+    def _erase(self, op: Op) -> None:
+        """Erases `op`, with the ops nested in it (users before definitions),
+        as MLIR's rewriter does when its greedy driver pops a dead op: each
+        erased op pushes the defining op of every operand with at most one
+        other user left. The users left of its operands see their factor
+        directions anew (op-priority stage 0 depends on how many uses an
+        operand has)."""
+        erased: set[Op] = set()
+        operands: list[Value] = []
+
+        def erase_tree(o: Op) -> None:
+            for region in reversed(o.regions):
+                for block in reversed(region.blocks):
+                    for inner in reversed(block.ops):
+                        erase_tree(inner)
+            for v in o.operands:
+                operands.append(v)
+                if v.op is None:
+                    continue
+                others = {u.owner for u in v.uses if u.owner is not o and u.owner not in erased}
+                if len(others) <= 1:
+                    self._push(v.op)
+            erased.add(o)
+            self._items.discard(o)
+            self._erasable.discard(o)
+
+        erase_tree(op)
+        op.erase()
+        for v in operands:
+            for use in v.uses:
+                op_item = self._op_items.get(use.owner)
+                if op_item is not None:
+                    op_item.stage_directions = None
 
     def _push(self, item: Item) -> None:
         if item is not self._current and item in self._items and item not in self._queued:
@@ -371,7 +425,8 @@ class _Driver(ShardingStore):
         op_item = self._op_items.get(item)
         if op_item is None:
             rule = self.rules[item]
-            assert rule is not None
+            if rule is None:  # an op listed only to be erased once unused
+                return False
             op_item = _OpItem(item.operands, tuple(item.results), rule, self._is_elementwise(item))
             self._op_items[item] = op_item
         if self.stage is None:

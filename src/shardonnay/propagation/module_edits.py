@@ -1,6 +1,7 @@
-"""In-place edits of a module that Shardy's propagation passes make around
-propagating: dead ops erased before (`erase_dead_ops`), sharding rules that
-are not custom dropped after (`drop_sharding_rules`)."""
+"""In-place edits of a module that Shardy's passes make around propagating:
+dead ops erased (`erase_dead_ops`; the ops propagation erases on its way,
+`erasable_ops`), sharding rules that are not custom dropped after
+(`drop_sharding_rules`)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from shardonnay.propagation.data_flow import DATA_FLOW_OPS
 from shardonnay.propagation.rules import RULE_ATTRIBUTE
 from shardonnay.sharding_rule import OpShardingRule
 
-__all__ = ["drop_sharding_rules", "erase_dead_ops"]
+__all__ = ["drop_sharding_rules", "erasable_ops", "erase_dead_ops", "may_erase_when_unused"]
 
 
 # Ops without effects of their own whose nested ops decide whether they have any.
@@ -37,10 +38,23 @@ def _effect_free(op: Op) -> bool:
     return is_registered(name) and lookup(name).pure
 
 
+def may_erase_when_unused(op: Op, *, keep_data_flow_ops: bool = False) -> bool:
+    """Whether `op` goes once its results are all unused (MLIR's "trivially
+    dead"): it is no terminator and has no side effects.
+    `keep_data_flow_ops`: the ops whose results get data-flow edges stay
+    (their edges use them)."""
+    block = op.parent
+    return (
+        block is not None
+        and op is not block.terminator
+        and not (keep_data_flow_ops and op.name in DATA_FLOW_OPS and op.results)
+        and _effect_free(op)
+    )
+
+
 def erase_dead_ops(module: Module, *, keep_data_flow_ops: bool = False) -> None:
     """Erases, in place, every op whose results are all unused and that has no
-    side effects, until none is left (as the rewrite driver of Shardy's
-    propagation passes does before an op could propagate anything).
+    side effects, until none is left (as MLIR's rewrite drivers do).
     `keep_data_flow_ops`: keep the ops whose results get data-flow edges."""
 
     def sweep(block: Block) -> bool:
@@ -49,11 +63,8 @@ def erase_dead_ops(module: Module, *, keep_data_flow_ops: bool = False) -> None:
             for region in op.regions:
                 for inner in region.blocks:
                     changed |= sweep(inner)
-            if (
-                op is not block.terminator
-                and not any(r.uses for r in op.results)
-                and not (keep_data_flow_ops and op.name in DATA_FLOW_OPS and op.results)
-                and _effect_free(op)
+            if not any(r.uses for r in op.results) and may_erase_when_unused(
+                op, keep_data_flow_ops=keep_data_flow_ops
             ):
                 op.erase()
                 changed = True
@@ -64,6 +75,40 @@ def erase_dead_ops(module: Module, *, keep_data_flow_ops: bool = False) -> None:
             continue
         while sweep(func.body):
             pass
+
+
+def erasable_ops(module: Module, *, keep_data_flow_ops: bool = False) -> set[Op]:
+    """The ops `erase_dead_ops` would erase (with the ops nested in them),
+    without erasing them: those that may go when unused and whose results
+    only these ops use.
+
+    >>> from shardonnay.syntax.mlir_reader import parse_module
+    >>> module = parse_module('''
+    ... func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {
+    ...   %0 = stablehlo.negate %arg0 : tensor<4xf32>
+    ...   %1 = stablehlo.abs %0 : tensor<4xf32>
+    ...   %2 = stablehlo.tanh %arg0 : tensor<4xf32>
+    ...   return %2 : tensor<4xf32>
+    ... }''')
+    >>> sorted(op.name for op in erasable_ops(module))
+    ['stablehlo.abs', 'stablehlo.negate']
+    """
+    candidates = [
+        op
+        for func in module.functions
+        if not func.is_declaration
+        for op in reversed(list(func.body.walk_post_order()))
+        if may_erase_when_unused(op, keep_data_flow_ops=keep_data_flow_ops)
+    ]
+    dead: set[Op] = set()
+    changed = True
+    while changed:
+        changed = False
+        for op in candidates:
+            if op not in dead and all(u.owner in dead for r in op.results for u in r.uses):
+                dead.update(op.walk())
+                changed = True
+    return dead
 
 
 def drop_sharding_rules(module: Module) -> None:

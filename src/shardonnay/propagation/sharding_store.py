@@ -13,8 +13,9 @@ value `_key` gives), and without data-flow edges the region arguments of a
 It also reads the sharding rule of every op (`rule_for`; None for an op
 without one or with a non-tensor type) and lists, in program order, the
 items propagation goes through (`order`): every op with a rule, every
-`sdy.propagation_barrier` and every data-flow edge, each edge right after
-the op that owns it (its result edges after the op's regions).
+`sdy.propagation_barrier`, every data-flow edge, each edge right after
+the op that owns it (its result edges after the op's regions), and the ops
+in `erasable` (that propagation erases once unused).
 
 Equal shardings and rules are kept as one object (`_distinct`), so that
 propagation steps can be remembered by the identities of their inputs.
@@ -42,6 +43,7 @@ to its result (the edge's owner), propagates for it:
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from collections.abc import Set as AbstractSet
 
 from shardonnay.errors import ShardingError
 from shardonnay.ir.core import Func, Module, Op, Value
@@ -69,7 +71,8 @@ class ShardingStore:
     """The shardings, rules and items of `module` (see the module docstring).
 
     `groups`: the members of each sharding group (each member gets the
-    sharding given to any of them).
+    sharding given to any of them). `erasable`: ops listed in `order` even
+    without a rule.
     """
 
     def __init__(
@@ -78,6 +81,7 @@ class ShardingStore:
         conservative: bool,
         data_flow_edges: bool,
         groups: Sequence[list[Value]] = (),
+        erasable: AbstractSet[Op] = frozenset(),
     ):
         self.module = module
         self.conservative = conservative
@@ -101,14 +105,14 @@ class ShardingStore:
         self.order: list[Item] = []
         # One sharding object per distinct sharding (see `_distinct`).
         self._distinct_shardings: dict[TensorSharding, TensorSharding] = {}
-        self._collect(data_flow_edges)
+        self._collect(data_flow_edges, erasable)
         for members in groups:
             for v in members:
                 self.groups[v] = members
 
     # -- reading the module ----------------------------------------------------------
 
-    def _collect(self, data_flow_edges: bool) -> None:
+    def _collect(self, data_flow_edges: bool, erasable: AbstractSet[Op]) -> None:
         for func in self.module.functions:
             for i, arg in enumerate(func.arguments):
                 self.arg_of[arg] = (func, i)
@@ -122,7 +126,7 @@ class ShardingStore:
                     continue
                 self._read_result_shardings(op)
                 rule = self._rule(op)
-                if rule is not None or op.name == "sdy.propagation_barrier":
+                if rule is not None or op.name == "sdy.propagation_barrier" or op in erasable:
                     self.order.append(op)
 
     def _walk_with_edges(self, op: Op, data_flow_edges: bool) -> Iterator[Item]:
