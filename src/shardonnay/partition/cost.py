@@ -278,7 +278,6 @@ def _sdy_cost(where: str, op: Op, meshes: Mapping[str, Mesh], model: CostModel) 
         steps = max(steps, 1)
         algorithm = "direct: each device fetches what it lacks (uneven dims)"
     axis_text = tuple(str(a).replace('"', "") if a.is_sub_axis else a.name for a in axes)
-    busiest = max(max(sent, default=0), max(received, default=0))
     return CollectiveCost(
         where=where,
         op_name=op.name,
@@ -290,7 +289,9 @@ def _sdy_cost(where: str, op: Op, meshes: Mapping[str, Mesh], model: CostModel) 
         sent=tuple(sent),
         received=tuple(received),
         steps=steps,
-        time_s=model.time(tuple(dict.fromkeys(a.name for a in axes)), steps, busiest),
+        time_s=model.collective_time(
+            tuple(dict.fromkeys(a.name for a in axes)), steps, sent, received
+        ),
         algorithm=algorithm,
         needed=None if needed is None else tuple(needed),
         op=op,
@@ -356,7 +357,6 @@ def _stablehlo_cost(
             else:  # reduce_scatter, all_to_all: one n-th of the input
                 chunk = -(-size_in // n)
             sent, received, steps = group_traffic(kind, groups, num_devices, chunk)
-    busiest = max(max(sent, default=0), max(received, default=0))
     return CollectiveCost(
         where=where,
         op_name=op.name,
@@ -368,7 +368,7 @@ def _stablehlo_cost(
         sent=tuple(sent),
         received=tuple(received),
         steps=steps,
-        time_s=model.time(axes, steps, busiest),
+        time_s=model.collective_time(axes, steps, sent, received),
         algorithm=ALGORITHMS[kind],
         op=op,
     )

@@ -78,6 +78,13 @@ class CostModel:
         bandwidth, latency = self.link(axes)
         return latency * steps + num_bytes / bandwidth
 
+    def collective_time(
+        self, axes: Sequence[str], steps: int, sent: Sequence[int], received: Sequence[int]
+    ) -> float:
+        """`time` of the bytes the busiest device sends or receives."""
+        busiest = max(max(sent, default=0), max(received, default=0))
+        return self.time(axes, steps, busiest)
+
 
 # -- the report -----------------------------------------------------------------------------
 

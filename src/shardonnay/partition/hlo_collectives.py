@@ -342,7 +342,6 @@ def _cost(
         else:  # reduce_scatter, all_to_all (array or tuple form): one n-th of the input
             chunk = -(-size_in // n)
         sent, received, steps = group_traffic(c.kind, c.groups, num_devices, chunk)
-    busiest = max(max(sent, default=0), max(received, default=0))
     return CollectiveCost(
         where=f"{c.computation} %{c.name}",
         op_name=c.kind.replace("_", "-"),
@@ -354,6 +353,6 @@ def _cost(
         sent=tuple(sent),
         received=tuple(received),
         steps=steps,
-        time_s=model.time(link, steps, busiest),
+        time_s=model.collective_time(link, steps, sent, received),
         algorithm=ALGORITHMS[c.kind],
     )
