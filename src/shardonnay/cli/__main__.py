@@ -1,0 +1,5 @@
+import sys
+
+from shardonnay.cli import main
+
+sys.exit(main())

@@ -1,0 +1,45 @@
+"""`shardonnay explain`: where the propagated sharding of a value came from."""
+
+from __future__ import annotations
+
+import argparse
+
+from shardonnay.cli.inputs import add_propagation_options, read_input
+
+
+def add_command(commands: argparse._SubParsersAction) -> None:
+    explain = commands.add_parser(
+        "explain",
+        help="show where the propagated sharding of a value came from",
+        description=(
+            "Propagate the shardings of an MLIR program and print, for one value (named as "
+            "in the propagated program: '%12' in @main, or 'func:%name'), its sharding and, "
+            "for each axis, the annotation it came from and the ops that carried it (split or "
+            "merged sub-axes, data-flow edges, named and manual computations, sharding groups, "
+            "user-priority rounds), where its replicated and unreduced axes came from, and "
+            "Shardy's sharding origins; or, with --why-not, why an axis does not shard it."
+        ),
+    )
+    explain.add_argument("input", help="the program file ('-' for stdin)")
+    explain.add_argument("value", help="the value, e.g. '%%12' or 'main:%%arg0'")
+    explain.add_argument(
+        "--why-not", metavar="AXIS", help="say why mesh axis AXIS does not shard the value"
+    )
+    add_propagation_options(explain)
+    explain.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from shardonnay.propagation.explain import explain_propagation
+    from shardonnay.syntax.mlir_reader import parse_module
+
+    text, source = read_input(args.input)
+    module = parse_module(text, source)
+    explanation = explain_propagation(
+        module, strategy=args.strategy, conservative=args.conservative
+    )
+    if args.why_not is not None:
+        print(explanation.why_not(args.value, args.why_not))
+    else:
+        print(explanation.explain(args.value))
+    return 0

@@ -1,0 +1,47 @@
+"""`shardonnay opt`: run Shardy's passes by name, like `sdy_opt`."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from shardonnay.cli.inputs import read_modules
+
+
+def add_command(commands: argparse._SubParsersAction) -> None:
+    opt = commands.add_parser(
+        "opt",
+        help="run Shardy passes on a program, like sdy_opt",
+        description=(
+            "Run a pipeline of Shardy's passes, named as Shardy names them, on an MLIR program "
+            "and print the result, e.g. --pass-pipeline "
+            "'builtin.module(func.func(sdy-populate-op-sharding-rules))'."
+        ),
+    )
+    opt.add_argument("input", help="the program file ('-' for stdin)")
+    opt.add_argument("--pass-pipeline", required=True, help="'builtin.module(PASS, ...)'")
+    opt.add_argument(
+        "--debug-origins",
+        action="store_true",
+        help="run the propagation passes with debug-sharding-origins=true",
+    )
+    opt.add_argument(
+        "--split-input-file",
+        action="store_true",
+        help="the file holds several modules separated by '// -----' lines",
+    )
+    opt.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from shardonnay.passes import run_pipeline
+
+    modules = read_modules(args)
+    pipeline = args.pass_pipeline
+    if args.debug_origins:
+        from shardonnay.propagation.origin_attributes import with_debug_origins
+
+        pipeline = with_debug_origins(pipeline)
+    texts = [run_pipeline(module, pipeline).to_text() for module in modules]
+    sys.stdout.write("// -----\n".join(texts))
+    return 0

@@ -1,0 +1,73 @@
+"""`shardonnay propagate`: propagate a program's shardings and print it."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from shardonnay.cli.inputs import add_propagation_options, read_input
+
+
+def add_command(commands: argparse._SubParsersAction) -> None:
+    propagate = commands.add_parser(
+        "propagate",
+        help="propagate the shardings of a program and print it",
+        description=(
+            "Propagate the shardings of an MLIR program (function arguments and results, "
+            "sharding constraints, sharding groups) to every value, with Shardy's semantics, "
+            "and print the program. Runs Shardy's sdy-propagation-pipeline (--no-pipeline: "
+            "the propagation pass alone)."
+        ),
+    )
+    propagate.add_argument("input", help="the program file ('-' for stdin)")
+    add_propagation_options(propagate)
+    propagate.add_argument(
+        "--debug-origins",
+        action="store_true",
+        help="note where each axis came from (sdy.sharding_origins, as Shardy's "
+        "debug-sharding-origins=true)",
+    )
+    propagate.add_argument(
+        "--debug-edges",
+        action="store_true",
+        help="note the steps that carried each axis (sdy.propagation_edges, as Shardy's "
+        "debug-propagation-edge-sharding=true)",
+    )
+    propagate.add_argument(
+        "--no-pipeline",
+        action="store_true",
+        help="run Shardy's propagation pass alone (sdy-<strategy>-propagate: open dims stay "
+        "open, no import/export steps) instead of sdy-propagation-pipeline",
+    )
+    propagate.set_defaults(run=run, command_parser=propagate)
+
+
+def run(args: argparse.Namespace) -> int:
+    from shardonnay.syntax.mlir_reader import parse_module
+
+    text, source = read_input(args.input)
+    module = parse_module(text, source)
+    options = {"strategy": args.strategy, "conservative": args.conservative}
+    if not args.no_pipeline:
+        from shardonnay.propagation.pipeline import propagation_pipeline
+
+        if args.strategy not in ("aggressive", "basic"):
+            args.command_parser.error(
+                f"--strategy {args.strategy} is a propagation pass of its own: add --no-pipeline "
+                "(the pipeline always runs user and op priorities)"
+            )
+        result = propagation_pipeline(
+            module, debug_origins=args.debug_origins, debug_edges=args.debug_edges, **options
+        )
+    elif args.debug_origins or args.debug_edges:
+        from shardonnay.propagation.origin_attributes import propagate_with_origins
+
+        result = propagate_with_origins(
+            module, origins=args.debug_origins, edges=args.debug_edges, **options
+        )
+    else:
+        from shardonnay.propagation.driver import propagate
+
+        result = propagate(module, **options)
+    sys.stdout.write(result.to_text())
+    return 0
