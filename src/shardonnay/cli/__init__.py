@@ -10,6 +10,8 @@
     shardonnay opt program.mlir --pass-pipeline 'builtin.module(sdy-aggressive-propagate)'
     shardonnay partition program.mlir [--report] [--simulate [--seed N]] [--devices]
         [--no-propagate]
+    shardonnay convert program.mlir --from gspmd|shard|sdy --to sdy|gspmd|shard
+    shardonnay convert --sharding TEXT --shape 8x6 [--mesh MESH] --from FORMAT --to FORMAT
 
 Errors in the input are printed as `error: ...` (with the source line and a
 caret for syntax errors) and exit with status 1, without a traceback.
@@ -23,11 +25,11 @@ import warnings
 from collections.abc import Sequence
 
 from shardonnay import __version__
-from shardonnay.cli import explain, fmt, layout, opt, partition, propagate, run
+from shardonnay.cli import convert, explain, fmt, layout, opt, partition, propagate, run
 from shardonnay.errors import ShardonnayError
 
 #: The commands, in the order `--help` lists them; each module adds its sub-parser.
-COMMANDS = (layout, fmt, run, propagate, explain, opt, partition)
+COMMANDS = (layout, fmt, run, propagate, explain, opt, partition, convert)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
