@@ -394,13 +394,20 @@ def test_unknown_value_and_axis() -> None:
 def test_cli(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     assert main(["explain", str(MLP), "main:%arg2"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0] == '%arg2: #sdy.sharding<@mesh, [{"model", ?}, {?}]>'
+    # The pipeline's (closed) sharding, as `shardonnay propagate` prints it.
+    assert out[0] == '%arg2: #sdy.sharding<@mesh, [{"model"}, {}]>'
     assert out[1].startswith('  "model" on dim 0: from input 1 (%arg1) via stablehlo.dot_general')
+    assert main(["explain", str(MLP), "main:%arg2", "--no-pipeline"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == '%arg2: #sdy.sharding<@mesh, [{"model", ?}, {?}]>'
     assert main(["explain", str(MLP), "%77"]) == 1
     assert "no value named" in capsys.readouterr().err
     path = tmp_path / "p.mlir"
     path.write_text(PRIORITIES)
-    assert main(["explain", str(path), "%0", "--why-not", "y"]) == 0
+    assert main(["explain", str(path), "%0", "--why-not", "y", "--no-pipeline"]) == 0
     assert capsys.readouterr().out.strip() == explain_propagation(parse_module(PRIORITIES)).why_not(
         "%0", "y"
     )
+    assert main(["explain", str(path), "%0", "--why-not", "y"]) == 0
+    expected = explain_propagation(parse_module(PRIORITIES), pipeline=True).why_not("%0", "y")
+    assert capsys.readouterr().out.strip() == expected

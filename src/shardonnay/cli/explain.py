@@ -13,7 +13,9 @@ def add_command(commands: argparse._SubParsersAction) -> None:
         help="show where the propagated sharding of a value came from",
         description=(
             "Propagate the shardings of an MLIR program and print, for one value (named as "
-            "in the propagated program: '%12' in @main, or 'func:%name'), its sharding and, "
+            "'shardonnay propagate' prints it: '%12' in @main, 'relu:%1' in @relu; with "
+            "--no-pipeline, as 'shardonnay propagate --no-pipeline' prints it), its source "
+            "line where the text has debug locations, its sharding and, "
             "for each axis, the annotation it came from and the ops that carried it (split or "
             "merged sub-axes, data-flow edges, named and manual computations, sharding groups, "
             "user-priority rounds), where its replicated and unreduced axes came from, and "
@@ -21,12 +23,20 @@ def add_command(commands: argparse._SubParsersAction) -> None:
         ),
     )
     explain.add_argument("input", help="the program file ('-' for stdin)")
-    explain.add_argument("value", help="the value, e.g. '%%12' or 'main:%%arg0'")
+    explain.add_argument(
+        "value", help="the value as the propagated program names it, e.g. '%%12' or 'relu:%%1'"
+    )
     explain.add_argument(
         "--why-not", metavar="AXIS", help="say why mesh axis AXIS does not shard the value"
     )
     add_propagation_options(explain)
-    explain.set_defaults(run=run)
+    explain.add_argument(
+        "--no-pipeline",
+        action="store_true",
+        help="explain Shardy's propagation pass alone (as 'propagate --no-pipeline') instead "
+        "of sdy-propagation-pipeline",
+    )
+    explain.set_defaults(run=run, command_parser=explain)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -35,8 +45,14 @@ def run(args: argparse.Namespace) -> int:
 
     text, source = read_input(args.input)
     module = parse_module(text, source)
+    pipeline = not args.no_pipeline
+    if pipeline and args.strategy not in ("aggressive", "basic"):
+        args.command_parser.error(
+            f"--strategy {args.strategy} is a propagation pass of its own: add --no-pipeline "
+            "(the pipeline always runs user and op priorities)"
+        )
     explanation = explain_propagation(
-        module, strategy=args.strategy, conservative=args.conservative
+        module, pipeline=pipeline, strategy=args.strategy, conservative=args.conservative
     )
     if args.why_not is not None:
         print(explanation.why_not(args.value, args.why_not))

@@ -46,9 +46,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from shardonnay.axes import AxisRef
-from shardonnay.errors import ShardonnayError
-from shardonnay.ir.attributes import dict_str
+from shardonnay.errors import IRError, ShardonnayError
+from shardonnay.ir.attributes import IntegerAttr, dict_str
 from shardonnay.ir.core import Block, Module, Op, Value
+from shardonnay.ir.naming import find_value, value_names
+from shardonnay.partition.sharding_access import sharding_of
 from shardonnay.propagation.driver import DataFlowEdge, propagate
 from shardonnay.propagation.origins import sharding_origins
 from shardonnay.propagation.projection import ShardingProjection
@@ -62,7 +64,6 @@ from shardonnay.propagation.recording import (
     ref_key,
 )
 from shardonnay.sharding import TensorSharding
-from shardonnay.syntax.mlir_writer import OpPrinter
 
 __all__ = ["AxisStory", "Explanation", "Origin", "Recorder", "Story", "explain_propagation"]
 
@@ -112,13 +113,17 @@ class Story:
     sharding: TensorSharding | None
     axes: tuple[AxisStory, ...]
     shardy_origins: tuple[tuple[str, str], ...] = ()
+    notes: tuple[str, ...] = ()
+    location: str | None = None
 
     def __str__(self) -> str:
         head = f"{self.value} = {self.op}" if self.op is not None else self.value
+        if self.location:
+            head += f" ({self.location})"
         if self.sharding is None:
             return f"{head}: no sharding"
-        lines = [f"{head}: {self.sharding}", *map(str, self.axes)]
-        if not any(a.dim is not None for a in self.axes):
+        lines = [f"{head}: {self.sharding}", *map(str, self.axes), *(f"  {n}" for n in self.notes)]
+        if not any(a.dim is not None for a in self.axes) and not self.notes:
             lines.append("  no axis shards a dim")
         if self.shardy_origins:
             lines.append(f"  Shardy's sharding origins: {dict_str(dict(self.shardy_origins))}")
@@ -157,44 +162,48 @@ class Explanation:
     """The propagated module with the record of how it got its shardings
     (see the module docstring)."""
 
-    def __init__(self, module: Module, recorder: Recorder):
+    def __init__(
+        self, module: Module, recorder: Recorder, recorded: dict[Value, Value] | None = None
+    ):
         self.module = module
         self.recorder = recorder
         self.driver = recorder.driver
-        printer = OpPrinter()
-        printer.names.number(module.body.ops)
+        # Values of `module` that propagation knew as other values (the results
+        # of a call were those of the named computation it was exported from).
+        self.recorded = recorded or {}
+        self.value_names = value_names(module)
         self.names: dict[Value, str] = {}
         self.by_name: dict[str, Value] = {}
         self.group_of: dict[Value, int] = {}
-        for func in module.functions:
-            if func.is_declaration:
-                continue
-            values = list(func.arguments)
-            for op in func.body.ops:
-                for inner in op.walk():
-                    values.extend(inner.results)
-                    for region in inner.regions:
-                        for block in region.blocks:
-                            values.extend(block.arguments)
-                    if inner.name == "sdy.sharding_group":
-                        self.group_of[inner.operands[0]] = inner.attributes["group_id"].value
-            for v in values:
-                name = printer.name(v)
-                self.names[v] = name
-                self.by_name[f"{func.name}:{name}"] = v
+        for v, n in self.value_names.items():
+            self.names[v] = n.spec
+            self.by_name[f"{n.func}:{n.name}"] = v
+        for v, r in self.recorded.items():
+            if v in self.names:
+                self.names.setdefault(r, self.names[v])
+                self.names[r] = self.names[v]
+        self.group_of.update(getattr(recorder, "groups", {}))
+        for op in module.walk():
+            if op.name == "sdy.sharding_group":
+                self.group_of[op.operands[0]] = op.attributes["group_id"].value
         self._origins: Any = None
 
     # -- looking up values ---------------------------------------------------------------
 
     def value(self, spec: str | Value) -> Value:
-        """The value named `spec`: `%12` (in @main) or `func:%name`."""
+        """The value named `spec`: `%12` (in @main) or `func:%name`, as the
+        propagated module prints it (propagation's own value for a value it
+        knew under another, see `recorded`)."""
         if isinstance(spec, Value):
-            return spec
-        key = spec if ":" in spec.split("#")[0] else f"main:{spec}"
-        key = key.lstrip("@")
-        if key not in self.by_name:
-            raise ShardonnayError(f"no value named {spec!r} in the propagated module")
-        return self.by_name[key]
+            return self.recorded.get(spec, spec)
+        return self.recorded.get(v := self._printed(spec), v)
+
+    def _printed(self, spec: str) -> Value:
+        try:
+            return find_value(self.module, spec, self.value_names)
+        except IRError as e:
+            message = str(e).replace("in the program", "in the propagated program")
+            raise ShardonnayError(message) from None
 
     def sharding(self, v: Value) -> TensorSharding | None:
         return self.driver.get(v)
@@ -205,20 +214,37 @@ class Explanation:
     # -- the public questions ------------------------------------------------------------
 
     def story(self, spec: str | Value) -> Story:
-        """`spec`'s final sharding and the origin of each of its axes."""
-        v = self.value(spec)
+        """`spec`'s final sharding (as the propagated module has it) and the
+        origin of each of its axes."""
+        printed = self._printed(spec) if isinstance(spec, str) else spec
+        v = self.value(printed)
         s = self.sharding(v)
-        op = v.op.name if v.op is not None else None
-        if s is None:
-            return Story(self.name(v), op, None, ())
+        op = printed.op.name if printed.op is not None else None
+        naming = self.value_names.get(printed)
+        location = naming.location if naming is not None else None
+        final = sharding_of(printed) if self.recorded or printed.op is None else s
+        if final is None and printed.op is None:
+            final = s
+        if s is None and final is not None and op == "sdy.reshard":
+            source = self.name(printed.op.operands[0])
+            note = f"an sdy.reshard of {source} that the propagation pipeline inserted"
+            return Story(self.name(v), op, final, (), notes=(note,), location=location)
+        if s is None or final is None:
+            return Story(self.name(v), op, final, (), location=location)
         axes: list[AxisStory] = []
-        for k, d in enumerate(s.dims):
+        for k, d in enumerate(final.dims):
             for a in d.axes:
-                axes.append(AxisStory(a, "dim", self.origin(v, a), k))
+                axes.append(AxisStory(a, "dim", self._origin_or_export(v, a), k))
         for where in ("replicated", "unreduced"):
-            for a in getattr(s, where):
+            for a in getattr(final, where):
                 axes.append(AxisStory(a, where, self._listed_origin(v, a, where)))
-        return Story(self.name(v), op, s, tuple(axes), self.shardy_origins(v))
+        origins = self.shardy_origins(v)
+        return Story(self.name(v), op, final, tuple(axes), origins, location=location)
+
+    def _origin_or_export(self, v: Value, axis: AxisRef) -> Origin:
+        if _overlapping(self.sharding(v), axis) is None:
+            return Origin("the propagation pipeline's export steps", ())
+        return self.origin(v, axis)
 
     def explain(self, spec: str | Value) -> str:
         """`str(self.story(spec))`: readable lines."""
@@ -486,6 +512,8 @@ class Explanation:
         op = _defining_op(owner)
         if op is None:
             return "data flow"
+        if owner.op is None and op.name == "func.func":
+            return f"argument {owner.index} of @{op.attributes['sym_name']} (data flow)"
         if owner.op is None:
             return f"{self._op_label(op)} body argument {owner.index} (data flow)"
         return f"{self._op_label(op)} result {owner.index} (data flow)"
@@ -542,19 +570,63 @@ class Explanation:
         return f"an annotation ({name})"
 
 
-def explain_propagation(module: Module, **options: Any) -> Explanation:
+def explain_propagation(module: Module, *, pipeline: bool = False, **options: Any) -> Explanation:
     """Propagates `module` (`options` as for `propagate`: `strategy`,
     `conservative`, `data_flow_edges`), recording why; `module` is unchanged
-    and `Explanation.module` is what `propagate` returns."""
+    and `Explanation.module` is what `propagate` returns.
+
+    `pipeline=True`: Shardy's whole `sdy-propagation-pipeline`
+    (`shardonnay.propagation.pipeline`, `options`: `strategy` `aggressive`
+    or `basic`, `conservative`): values are named, and their shardings are,
+    as `shardonnay propagate` prints them, and values of called functions
+    (propagated as named computations, then exported back) are explained."""
     # Constraints and manual computations are named as Shardy numbers them
     # (dead ones included), unless the module names them already.
     named = module.copy()
     naming = not any(ORIGIN_NAME in op.attributes for op in named.walk())
     if naming:
         name_origin_sources(named)
-    recorder = Recorder()
-    result = propagate(named, recorder=recorder, **options)
+    recorded: dict[Value, Value] = {}
+    if pipeline:
+        from shardonnay.propagation.pipeline import propagation_pipeline
+
+        recorder: Recorder = _PipelineRecorder()
+        result = propagation_pipeline(named, recorder=recorder, **options)
+        recorded = recorder.exported(result)
+    else:
+        recorder = Recorder()
+        result = propagate(named, recorder=recorder, **options)
     if naming:
         for op in result.walk():
             op.attributes.pop(ORIGIN_NAME, None)
-    return Explanation(result, recorder)
+    return Explanation(result, recorder, recorded)
+
+
+_COMPUTATION = "sdy.explained_computation"
+
+
+class _PipelineRecorder(Recorder):
+    """A `Recorder` that also remembers the named computations propagation
+    sees, so that the calls exported from them can be traced back."""
+
+    def start(self, module: Module, driver: Any) -> None:
+        super().start(module, driver)
+        self.computations: list[Op] = []
+        self.groups: dict[Value, int] = {}
+        for op in module.walk():
+            if op.name == "sdy.sharding_group":
+                self.groups[op.operands[0]] = op.attributes["group_id"].value
+            if op.name == "sdy.named_computation":
+                op.attributes[_COMPUTATION] = IntegerAttr(len(self.computations), "i64")
+                self.computations.append(op)
+
+    def exported(self, result: Module) -> dict[Value, Value]:
+        """The results of `result`'s calls -> those of the named computations
+        they were exported from (the marks are removed)."""
+        recorded: dict[Value, Value] = {}
+        for op in result.walk():
+            mark = op.attributes.pop(_COMPUTATION, None)
+            if mark is not None and op.name == "func.call":
+                named = self.computations[mark.value]
+                recorded.update(zip(op.results, named.results, strict=True))
+        return recorded

@@ -50,7 +50,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 
@@ -112,6 +112,7 @@ def propagation_pipeline(
     conservative: bool = False,
     debug_origins: bool = False,
     debug_edges: bool = False,
+    recorder: Any = None,
 ) -> Module:
     """A copy of `module` after Shardy's `sdy-propagation-pipeline` (see the
     module docstring).
@@ -122,7 +123,9 @@ def propagation_pipeline(
     `debug_origins`: note where each axis came from
     (`debug-sharding-origins=true`, see `shardonnay.propagation.origins`);
     `debug_edges`: note the steps that carried each axis
-    (`debug-propagation-edge-sharding=true`)."""
+    (`debug-propagation-edge-sharding=true`); `recorder`: told about every
+    step of the propagation (see `shardonnay.propagation.recording`), as
+    `shardonnay.propagation.explain` asks."""
     validate_for_propagation(module, groups_merged=False, warn=False)
     module = module.copy()
     symbol_dce(module)
@@ -134,7 +137,6 @@ def propagation_pipeline(
     apply_sharding_constraints(module)
     sharding_group_import(module)
     pre_order_funcs(module)
-    recorder = None
     if debug_origins or debug_edges:
         from shardonnay.propagation.origin_attributes import debug_recorder
 
@@ -148,7 +150,7 @@ def propagation_pipeline(
         keep_sharding_rules=True,
         recorder=recorder,
     )
-    if recorder is not None:
+    if debug_origins or debug_edges:
         from shardonnay.propagation.origin_attributes import save_origins
 
         save_origins(
