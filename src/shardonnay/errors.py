@@ -31,11 +31,19 @@ class ParseError(ShardonnayError):
         super().__init__(str(self))
 
     def __str__(self) -> str:
-        caret = " " * (self.column - 1) + "^"
-        return (
-            f"{self.source}:{self.line}:{self.column}: {self.message}\n"
-            f"  {self.source_line}\n  {caret}"
-        )
+        # A long line (a big literal) shows only the part around the column.
+        line, column = self.source_line, self.column - 1
+        if len(line) > 2 * _CONTEXT:
+            start = max(0, min(column - _CONTEXT, len(line) - 2 * _CONTEXT))
+            prefix = "..." if start else ""
+            suffix = "..." if start + 2 * _CONTEXT < len(line) else ""
+            line = prefix + line[start : start + 2 * _CONTEXT] + suffix
+            column = column - start + len(prefix)
+        caret = " " * column + "^"
+        return f"{self.source}:{self.line}:{self.column}: {self.message}\n  {line}\n  {caret}"
+
+
+_CONTEXT = 60  # characters shown on either side of an error's column
 
 
 class ShardingError(ShardonnayError):

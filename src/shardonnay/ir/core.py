@@ -186,12 +186,10 @@ class Op:
             self.parent = None
 
     def walk(self) -> Iterator[Op]:
-        """This op and every op nested in its regions, in order (pre-order)."""
-        yield self
-        for region in self.regions:
-            for block in region.blocks:
-                for op in block.ops:
-                    yield from op.walk()
+        """This op and every op nested in its regions, in order (pre-order).
+
+        Iterative: regions of any depth walk without Python recursion."""
+        return _walk_pre_order(iter((self,)))
 
     def clone(self, value_map: dict[Value, Value] | None = None) -> Op:
         """A deep copy of this op and its regions, detached from any block.
@@ -278,11 +276,20 @@ class Block:
         >>> [op.name for op in outer.walk_post_order()]
         ['stablehlo.return', 'stablehlo.while']
         """
-        for op in list(self.ops):
-            for region in op.regions:
-                for block in region.blocks:
-                    yield from block.walk_post_order()
-            yield op
+        # Each frame: the op to yield once its nested ops are done, and an
+        # iterator over those (a block's op list is read when it is reached).
+        stack: list[tuple[Op | None, Iterator[Op]]] = [(None, iter(list(self.ops)))]
+        while stack:
+            owner, ops = stack[-1]
+            op = next(ops, None)
+            if op is None:
+                stack.pop()
+                if owner is not None:
+                    yield owner
+            elif op.regions:
+                stack.append((op, _nested_ops(op)))
+            else:
+                yield op
 
     @property
     def terminator(self) -> Op | None:
@@ -398,10 +405,9 @@ class Func:
         return dicts[i]
 
     def walk(self) -> Iterator[Op]:
-        for region in self.op.regions:
-            for block in region.blocks:
-                for op in block.ops:
-                    yield from op.walk()
+        return _walk_pre_order(
+            op for region in self.op.regions for block in region.blocks for op in block.ops
+        )
 
     def __repr__(self) -> str:
         return f"<Func @{self.name} {self.type}>"
@@ -460,8 +466,7 @@ class Module:
         }
 
     def walk(self) -> Iterator[Op]:
-        for op in self.body.ops:
-            yield from op.walk()
+        return _walk_pre_order(iter(self.body.ops))
 
     def walk_post_order(self) -> Iterator[Op]:
         """Every op of the module, each after those nested in it (see
@@ -503,8 +508,10 @@ class Module:
         return copy
 
     def to_text(self, *, generic: bool = False, debug_info: bool = False) -> str:
+        from shardonnay.ir.structure import check_nesting
         from shardonnay.syntax.mlir_writer import write_module
 
+        check_nesting(self)  # the writer recurses into regions
         return write_module(self, generic=generic, debug_info=debug_info)
 
     def __str__(self) -> str:
@@ -512,3 +519,23 @@ class Module:
 
     def __repr__(self) -> str:
         return f"<Module {'@' + self.name if self.name else ''} {len(self.body.ops)} ops>"
+
+
+def _nested_ops(op: Op) -> Iterator[Op]:
+    """The ops of `op`'s blocks, each block's list read when the block is reached."""
+    return (inner for region in op.regions for block in region.blocks for inner in list(block.ops))
+
+
+def _walk_pre_order(ops: Iterator[Op]) -> Iterator[Op]:
+    """`ops` and the ops nested in them, each before those nested in it."""
+    stack = [ops]
+    while stack:
+        op = next(stack[-1], None)
+        if op is None:
+            stack.pop()
+            continue
+        yield op
+        if op.regions:
+            stack.append(
+                inner for region in op.regions for block in region.blocks for inner in block.ops
+            )

@@ -12,7 +12,9 @@ Traceback (most recent call last):
 ...
 shardonnay.errors.IRError: in @main, op 0 (func.return): returns (tensor<2xf32>) but @main's ...
 
-What is checked: SSA visibility (a value is used after its definition in the
+What is checked: regions nested at most `MAX_REGION_DEPTH` deep and no
+function calling itself, directly or through others
+(`shardonnay.ir.structure`), SSA visibility (a value is used after its definition in the
 same block, or defined in an enclosing region, never past an op that is
 isolated from above), terminators of blocks in regions of registered ops,
 `func.return` and `func.call` types, result types against `infer_types`,
@@ -29,6 +31,7 @@ from typing import Any
 
 from shardonnay.errors import IRError, ShardonnayError
 from shardonnay.ir.core import Block, Func, Module, Op, Region, Value
+from shardonnay.ir.structure import check_structure
 from shardonnay.ir.types import FunctionType, TensorType, Type
 from shardonnay.mesh import Mesh
 from shardonnay.ops.registry import is_registered, lookup
@@ -70,6 +73,7 @@ class _Verifier:
     # -- driver --------------------------------------------------------------------------
 
     def run(self) -> None:
+        check_structure(self.module)  # bounded nesting, no recursion: the rest may recurse
         body = self.module.body
         for op in body.ops:
             name = op.attributes.get("sym_name")

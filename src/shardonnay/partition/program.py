@@ -49,14 +49,24 @@ runs `partition(module)`.
 
 from __future__ import annotations
 
-import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from shardonnay.errors import CheckError, LayoutError
+from shardonnay.partition.numerics import (
+    ROUNDING,
+    OutputComparison,
+    compare_output,
+    epsilon,
+    judge_output,
+    main_arguments,
+    scaled_inputs,
+    validate_tolerance,
+    wide_reference,
+)
 
 if TYPE_CHECKING:
     from shardonnay.ir.core import Module
@@ -78,10 +88,12 @@ def explicit_collectives(
 ) -> Module:
     """The global program of `module` with explicit collectives: steps 1 to 3 of
     the module docstring, on a copy (`module` is unchanged)."""
+    from shardonnay.ir.structure import check_structure
     from shardonnay.partition.explicit_reshards import insert_explicit_reshards
     from shardonnay.partition.planned_reshards import lower_reshards
     from shardonnay.propagation.pipeline import propagation_pipeline
 
+    check_structure(module)  # bounded nesting, no recursive calls: IRError
     program = propagation_pipeline(module) if propagate else module.copy()
     insert_explicit_reshards(program, full_version=True)
     return lower_reshards(program, reshards=reshards)
@@ -134,107 +146,15 @@ def describe_costs(module: Module, explicit: Module, local: Module) -> str:
 
 
 @dataclass(frozen=True)
-class OutputComparison:
-    """One output of the partitioned program against the reference's.
-
-    Floats pass where `|got - expected| <= abs_tolerance + rtol * |expected|`
-    element by element and NaNs and infinities are where the reference has
-    them; integers and booleans must be equal. `max_rel_error` is relative to
-    the output's largest finite magnitude (`scale`): an error of reordered
-    sums is relative to the size of what is summed, not to each element,
-    which may be close to 0 by cancellation.
-    """
-
-    index: int
-    shape: tuple[int, ...]
-    dtype: str
-    max_abs_error: float
-    max_rel_error: float
-    abs_tolerance: float
-    mismatches: int  # elements out of tolerance (all of them when the shapes differ)
-    detail: str = ""  # where the first mismatch is and its values, or how the shapes differ
-
-    @property
-    def ok(self) -> bool:
-        return self.mismatches == 0
-
-    @property
-    def size(self) -> int:
-        return math.prod(self.shape)
-
-
-def compare_output(
-    index: int, expected: np.ndarray, got: np.ndarray, *, rtol: float, atol: float | None
-) -> OutputComparison:
-    """Compares output `index` (see `OutputComparison`); `atol=None` is
-    `sqrt(eps) * scale`: half the digits of the dtype, relative to the output's
-    largest finite magnitude.
-
-    >>> expected, got = np.array([0.001, 100.0]), np.array([0.001001, 100.0])
-    >>> c = compare_output(0, expected, got, rtol=0, atol=None)  # 1e-3 off, relative to 0.001
-    >>> c.ok, f"{c.abs_tolerance:.3g}", f"{c.max_rel_error:.3g}"  # but 1e-8 of the scale
-    (True, '1.49e-06', '1e-08')
-    >>> compare_output(0, np.array([1, 2]), np.array([1, 3]), rtol=0, atol=None).detail
-    'first at (1,): expected 2, got 3'
-    """
-    expected, got = np.asarray(expected), np.asarray(got)
-    shape, dtype = tuple(expected.shape), str(expected.dtype)
-    if got.shape != expected.shape or got.dtype != expected.dtype:
-        detail = f"the partitioned program returns {got.shape} {got.dtype}"
-        return OutputComparison(
-            index, shape, dtype, math.inf, math.inf, 0.0, max(expected.size, 1), detail
-        )
-    epsilon = _epsilon(expected.dtype)
-    if epsilon is not None:
-        wide = np.complex128 if expected.dtype.kind == "c" else np.float64
-        e, g = expected.astype(wide), got.astype(wide)
-        finite = np.isfinite(e)
-        scale = float(np.max(np.abs(e[finite]))) if finite.any() else 0.0
-        tolerance = math.sqrt(epsilon) * scale if atol is None else atol
-        with np.errstate(invalid="ignore", over="ignore"):
-            diff = np.where(finite, np.abs(e - g), 0.0)
-            diff[~np.isfinite(diff)] = np.inf
-            same_special = (np.isnan(e) & np.isnan(g)) | (e == g)
-            diff[~finite & ~same_special] = np.inf
-            bad = (diff > tolerance + rtol * np.abs(e)) | (~finite & ~same_special)
-    else:
-        scale = float(np.max(np.abs(expected.astype(np.float64)), initial=0.0))
-        tolerance = 0.0
-        diff = np.abs(expected.astype(np.float64) - got.astype(np.float64))
-        bad = expected != got
-    max_abs = float(np.max(diff, initial=0.0))
-    max_rel = max_abs / scale if scale else (0.0 if max_abs == 0 else math.inf)
-    mismatches = int(np.count_nonzero(bad))
-    detail = ""
-    if mismatches:
-        where = tuple(int(i) for i in np.argwhere(bad)[0])
-        detail = f"first at {where}: expected {expected[where]!s}, got {got[where]!s}"
-    return OutputComparison(index, shape, dtype, max_abs, max_rel, tolerance, mismatches, detail)
-
-
-def _epsilon(dtype: np.dtype) -> float | None:
-    """The machine epsilon of a floating-point dtype (numpy's or ml_dtypes',
-    like bfloat16), None for other dtypes."""
-    if dtype.kind in "fc":
-        return float(np.finfo(dtype).eps)
-    if dtype.kind == "V":
-        try:
-            import ml_dtypes
-
-            return float(ml_dtypes.finfo(dtype).eps)
-        except (ImportError, TypeError, ValueError):
-            return None
-    return None
-
-
-@dataclass(frozen=True)
 class CheckResult:
     """What `check` compared and what the partitioned program costs.
 
-    `costs` are the collectives of the global program with explicit
-    collectives (`explicit_collectives`); `peak_memory` is the bytes one
-    device needs at most to run the local program
-    (`shardonnay.partition.memory.peak_memory`).
+    `outputs` judge each output (`shardonnay.partition.numerics`); `rounding`,
+    `rtol` and `atol` are the tolerances they were judged with, `input_scale`
+    the factor the float inputs were multiplied by. `costs` are the
+    collectives of the global program with explicit collectives
+    (`explicit_collectives`); `peak_memory` is the bytes one device needs at
+    most to run the local program (`shardonnay.partition.memory.peak_memory`).
     """
 
     outputs: tuple[OutputComparison, ...]
@@ -244,6 +164,9 @@ class CheckResult:
     peak_memory: int
     explicit: Module = field(compare=False, repr=False)
     local: Module = field(compare=False, repr=False)
+    rounding: float = ROUNDING
+    atol: float | None = None
+    input_scale: float = 1.0
 
     @property
     def ok(self) -> bool:
@@ -267,12 +190,21 @@ class CheckResult:
         """What the busiest device receives over the whole program."""
         return self.costs.bytes_received
 
+    @property
+    def failed(self) -> tuple[OutputComparison, ...]:
+        return tuple(o for o in self.outputs if not o.ok)
+
     def table(self) -> str:
-        """One row per output (its errors and OK or FAIL) and a summary line."""
-        rows = [("output", "shape", "dtype", "max_abs_err", "max_rel_err", "abs_tol", "result")]
+        """One row per output (its own and partitioned errors, the tolerance,
+        OK or FAIL) and a summary line."""
+        rows = [
+            ("output", "shape", "dtype", "own_err", "max_abs_err", "max_rel_err", "abs_tol",
+             "result")
+        ]  # fmt: skip
         for o in self.outputs:
+            own = "-" if o.own_error is None else f"{o.own_error:.3g}"
             rows.append(
-                (str(o.index), str(o.shape), o.dtype, f"{o.max_abs_error:.3g}",
+                (str(o.index), str(o.shape), o.dtype, own, f"{o.max_abs_error:.3g}",
                  f"{o.max_rel_error:.3g}", f"{o.abs_tolerance:.3g}", "OK" if o.ok else "FAIL")
             )  # fmt: skip
         widths = [max(len(r[c]) for r in rows) for c in range(len(rows[0]))]
@@ -280,10 +212,20 @@ class CheckResult:
             "  ".join(v.ljust(w) for v, w in zip(r, widths, strict=True)).rstrip() for r in rows
         ]
         inputs = "given inputs" if self.seed is None else f"random inputs, seed {self.seed}"
+        if self.input_scale != 1:
+            inputs += f", floats scaled by {self.input_scale:g}"
         passed = sum(o.ok for o in self.outputs)
+        if self.rounding:
+            tolerance = f"rounding {self.rounding:g}x the unpartitioned program's own error"
+        else:
+            tolerance = "the program's own dtypes"
+        if self.rtol:
+            tolerance += f", rtol {self.rtol:g}"
+        if self.atol:
+            tolerance += f", atol {self.atol:g}"
         lines.append(
             f"{passed} of {len(self.outputs)} outputs match the unpartitioned program "
-            f"({inputs}, rtol {self.rtol:g}); {self.num_collectives} communicating "
+            f"({inputs}; {tolerance}); {self.num_collectives} communicating "
             f"collective{'' if self.num_collectives == 1 else 's'}, "
             f"busiest device receives {self.bytes_received} B; "
             f"peak memory {self.peak_memory} B per device"
@@ -295,21 +237,33 @@ def check(
     module: Module,
     seed: int = 0,
     *,
-    inputs: Sequence | None = None,
-    rtol: float = 1e-5,
+    inputs: Sequence | Mapping | None = None,
+    input_scale: float = 1.0,
+    rounding: float = ROUNDING,
+    rtol: float = 0.0,
     atol: float | None = None,
     propagate: bool = True,
     reshards: str = "shardonnay",
 ) -> CheckResult:
     """Partitions `module`, runs the per-device program on all devices and
-    compares each output of `main` with the reference interpreter's on
-    `module`, on `inputs` or on `random_inputs(module, seed=seed)`.
+    judges each output of `main` against the reference interpreter's on
+    `module`, on `inputs` (a sequence in argument order or a mapping such as
+    a loaded `.npz`, see `numerics.main_arguments`) or on
+    `random_inputs(module, seed=seed)`; float inputs are multiplied by
+    `input_scale`.
 
-    Returns the `CheckResult` when every output matches (see
-    `OutputComparison` for the tolerance; `atol=None` scales with each
-    output); raises `CheckError` naming the first output that does not (its
-    `result` holds every comparison), or when the devices' results do not
-    form one array (replicas that disagree).
+    Each float output is judged as rounding or not (`numerics.judge_output`):
+    its error against the reference run in float64 may be `rounding` times
+    the unpartitioned program's own error, plus `atol + rtol * |exact|`;
+    `rounding=0` compares in the program's own dtypes (`compare_output`;
+    there `atol=None` is half the digits of the output's scale). Integers
+    must be equal.
+
+    Returns the `CheckResult` when every output passes; raises `CheckError`
+    naming the outputs that do not and whether the difference looks like
+    rounding (its `result` holds every comparison), or when the devices'
+    results do not form one array (replicas that disagree). A tolerance that
+    is not a finite number >= 0 raises `ShardonnayError`.
     """
     from shardonnay.ir.types import TensorType
     from shardonnay.partition.cost import collective_costs
@@ -318,19 +272,34 @@ def check(
     from shardonnay.runtime.interpreter import random_inputs, run
     from shardonnay.runtime.simulator import simulate
 
+    for name, value in (("rounding", rounding), ("rtol", rtol), ("atol", atol)):
+        validate_tolerance(name, value)
+    validate_tolerance("input_scale", input_scale)
+    given = inputs is not None
+    arguments = main_arguments(module, inputs) if given else random_inputs(module, seed=seed)
+    if input_scale != 1:
+        arguments = scaled_inputs(arguments, input_scale)
     explicit = explicit_collectives(module, propagate=propagate, reshards=reshards)
     local = convert_global_to_local(explicit, poison_padding=True)
-    given = inputs is not None
-    arguments = list(inputs) if given else random_inputs(module, seed=seed)
+    result_types = module.function("main").type.results
     with np.errstate(all="ignore"):
         expected = run(module, *arguments)
         try:
             got = simulate(local, *arguments)
         except LayoutError as e:
             raise CheckError(f"the devices' results of @main are not one array: {e}") from e
-    result_types = module.function("main").type.results
+        exact, own = _float64_reference(module, arguments, expected) if rounding else ({}, {})
     outputs = tuple(
-        compare_output(i, expected[i], got[i], rtol=rtol, atol=atol)
+        judge_output(
+            i,
+            expected[i],
+            got[i],
+            exact.get(i),
+            own_error=own.get(i),
+            rounding=rounding,
+            rtol=rtol,
+            atol=atol,
+        )
         for i, t in enumerate(result_types)
         if isinstance(t, TensorType)
     )
@@ -342,19 +311,75 @@ def check(
         peak_memory(local),
         explicit,
         local,
+        rounding,
+        atol,
+        input_scale,
     )
-    failed = next((o for o in outputs if not o.ok), None)
-    if failed is not None:
-        raise _mismatch(failed, result)
+    if result.failed:
+        raise _mismatch(result)
     return result
 
 
-def _mismatch(o: OutputComparison, result: CheckResult) -> CheckError:
-    tolerance = f"{o.abs_tolerance:.3g} + {result.rtol:g} * |expected|"
+def _float64_reference(
+    module: Module, arguments: list, expected: Sequence[np.ndarray]
+) -> tuple[dict[int, np.ndarray], dict[int, float]]:
+    """The outputs of `module` run in float64, by index (none where the program
+    cannot be widened or fails widened), and for the f64 outputs an estimate
+    of their own rounding error: the f32 run's, times eps(f64) / eps(f32)."""
+    from shardonnay.errors import ShardonnayError
+    from shardonnay.runtime.interpreter import run
+
+    def outputs_in(element_type: str) -> tuple[np.ndarray, ...] | None:
+        widened = wide_reference(module, element_type)
+        if widened is None:
+            return None
+        try:
+            return run(widened, *arguments)
+        except ShardonnayError:
+            return None
+
+    floats = [i for i, e in enumerate(expected) if epsilon(np.asarray(e).dtype) is not None]
+    if not floats:
+        return {}, {}
+    wide = outputs_in("f64")
+    if wide is None:
+        return {}, {}
+    exact = {i: wide[i] for i in floats}
+    own: dict[int, float] = {}
+    doubles = [i for i in floats if np.asarray(expected[i]).dtype.itemsize * 8 >= 64]
+    narrow = outputs_in("f32") if doubles else None
+    for i in doubles:
+        if narrow is None:
+            own[i] = 0.0
+            continue
+        error = np.abs(np.asarray(narrow[i], np.complex128) - np.asarray(wide[i], np.complex128))
+        error = error[np.isfinite(error)]
+        ratio = np.finfo(np.float64).eps / np.finfo(np.float32).eps
+        own[i] = float(np.max(error, initial=0.0)) * ratio
+    return exact, own
+
+
+def _mismatch(result: CheckResult) -> CheckError:
+    failed = result.failed
+    first = failed[0]
+    names = ", ".join(f"{o.index} ({o.shape} {o.dtype})" for o in failed)
+    plural = "s" if len(failed) > 1 else ""
+    if first.own_error is not None:
+        tolerance = (
+            f"allowed {first.abs_tolerance:.3g}: {result.rounding:g} times its own error "
+            f"{first.own_error:.3g} unpartitioned"
+        )
+        if result.rtol:
+            tolerance += f", + {result.rtol:g} * |exact|"
+    else:
+        atol = "sqrt(eps) * scale" if result.atol is None else f"{first.abs_tolerance:.3g}"
+        tolerance = f"tolerance {atol} + {result.rtol:g} * |expected|"
+    verdict = first.verdict()
     return CheckError(
-        f"output {o.index} ({o.shape} {o.dtype}) of @main differs from the unpartitioned "
-        f"program: max abs error {o.max_abs_error:.3g}, max rel error {o.max_rel_error:.3g} "
-        f"(tolerance {tolerance}); {o.mismatches} of {o.size} elements differ, {o.detail}",
-        o,
+        f"output{plural} {names} of @main differ{'' if plural else 's'} from the unpartitioned "
+        f"program. Output {first.index}: max abs error {first.max_abs_error:.3g}, max rel error "
+        f"{first.max_rel_error:.3g} ({tolerance}); {first.mismatches} of {first.size} elements "
+        f"differ, {first.detail}" + (f"; {verdict}" if verdict else ""),
+        first,
         result,
     )

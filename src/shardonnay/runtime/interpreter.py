@@ -35,6 +35,7 @@ class Interpreter:
     def __init__(self, module: Module):
         self.module = module
         self._functions = {f.name: f for f in module.functions}
+        self._calling: list[str] = []  # the functions being run, outermost first
         # The values visible to the op being evaluated; ops with regions pass it
         # to `run_region` so their bodies see the values defined above them.
         self.current_env: dict[Value, np.ndarray] = {}
@@ -46,7 +47,14 @@ class Interpreter:
             raise IRError(f"call of unknown function @{name}")
         if func.is_declaration:
             raise IRError(f"@{name} is a declaration without a body")
-        return self.run_region(func.op.regions[0], args, {})
+        if name in self._calling:  # Python's recursion limit would be hit first
+            cycle = [*self._calling[self._calling.index(name) :], name]
+            raise IRError("recursive call graph: " + " -> ".join(f"@{n}" for n in cycle))
+        self._calling.append(name)
+        try:
+            return self.run_region(func.op.regions[0], args, {})
+        finally:
+            self._calling.pop()
 
     def run_region(
         self, region: Region, args: Sequence[np.ndarray], env: dict[Value, np.ndarray]

@@ -5,6 +5,11 @@ reads the generic op form of any op, and the custom (pretty) form of every op
 whose `OpDef` defines `parse`. Types and the frequent sharding attributes are
 memoized by their text, as MLIR uniques attributes.
 
+Nesting is bounded so that no input reaches Python's recursion limit: regions
+nest at most `MAX_REGION_DEPTH` (64) deep, attributes and function types
+`MAX_NESTING` (64) deep, and tensors have at most `MAX_RANK` (64) dims;
+deeper text is a `ParseError` at the level that goes too deep.
+
 >>> m = parse_module('''
 ... sdy.mesh @mesh = <["x"=2]>
 ... func.func @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {
@@ -36,6 +41,7 @@ from shardonnay.ir.attributes import (
 from shardonnay.ir.core import Block, Module, Op, Region, Value
 from shardonnay.ir.dense import HEX_THRESHOLD, decode_dense, dense_body
 from shardonnay.ir.floats import float_from_bits
+from shardonnay.ir.structure import MAX_REGION_DEPTH
 from shardonnay.ir.types import (
     FunctionType,
     OpaqueType,
@@ -86,6 +92,11 @@ _SDY_ATTRS = {
     "#sdy.op_sharding_rule": read_op_sharding_rule,
 }
 
+#: How deep attributes (arrays, dictionaries, dialect attributes) and function types may nest.
+MAX_NESTING = 64
+#: The largest rank of a tensor type: numpy's limit on an array's dims.
+MAX_RANK = 64
+
 _TYPE_CACHE: dict[str, Type] = {}
 _ATTR_CACHE: dict[str, Any] = {}
 
@@ -99,7 +110,16 @@ class Parser(Cursor):
     vocabulary (`accept`, `expect`, `integer`, `identifier`, ...).
     """
 
-    __slots__ = ("_barrier", "_scopes", "aliases", "default_dialects", "forward", "num_results")
+    __slots__ = (
+        "_barrier",
+        "_depth_base",
+        "_nesting",
+        "_scopes",
+        "aliases",
+        "default_dialects",
+        "forward",
+        "num_results",
+    )
 
     def __init__(self, text: str, source: str = "<string>"):
         super().__init__(text, source)
@@ -109,6 +129,8 @@ class Parser(Cursor):
         self.default_dialects: list[str | None] = [None]
         self.aliases: dict[str, str] = {}
         self.num_results = 0
+        self._nesting = 0  # arrays, dictionaries and function types being read
+        self._depth_base = 0  # 1 inside `module { ... }`, whose region does not count
 
     # -- values --------------------------------------------------------------------
 
@@ -170,6 +192,11 @@ class Parser(Cursor):
             if t is None:
                 dims = m.group(1)
                 shape = tuple(int(d) for d in dims.split("x")[:-1]) if dims else ()
+                if len(shape) > MAX_RANK:
+                    raise self.error(
+                        f"a tensor of rank {len(shape)}: shardonnay holds tensors of rank at "
+                        f"most {MAX_RANK} (numpy's limit)"
+                    )
                 encoding = m.group(3)[2:] if m.group(3) else None
                 t = _TYPE_CACHE[key] = TensorType(shape, m.group(2), encoding)
             self.pos = m.end()
@@ -232,9 +259,11 @@ class Parser(Cursor):
         return self._read_functional_type()
 
     def _read_functional_type(self) -> FunctionType:
+        self._enter()
         inputs = self.type_list_parens()
         self.expect("->", "'->' in a function type")
         results = self.type_list_parens() if self.peek("(") else [self.type()]
+        self._nesting -= 1
         return FunctionType(tuple(inputs), tuple(results))
 
     # -- attributes ---------------------------------------------------------------------
@@ -248,6 +277,7 @@ class Parser(Cursor):
         if c == '"':
             return self.string()
         if c == "[":
+            self._enter()
             self.pos += 1
             items = []
             if not self.accept("]"):
@@ -255,6 +285,7 @@ class Parser(Cursor):
                 while self.accept(","):
                     items.append(self.attribute())
                 self.expect("]", "']' closing the array")
+            self._nesting -= 1
             return tuple(items)
         if c == "{":
             return self.attr_dict()
@@ -300,6 +331,7 @@ class Parser(Cursor):
         attrs: dict[str, Any] = {}
         if self.accept("}"):
             return attrs
+        self._enter()
         while True:
             self.skip_space()
             start = self.pos
@@ -308,8 +340,18 @@ class Parser(Cursor):
                 raise self.error(f"duplicate attribute '{name}'", start)
             attrs[name] = self.attribute() if self.accept("=") else UNIT
             if self.accept("}"):
+                self._nesting -= 1
                 return attrs
             self.expect(",", "',' or '}' in the attribute dictionary")
+
+    def _enter(self) -> None:
+        """One more level of nested attributes or types; a `ParseError` past `MAX_NESTING`."""
+        self._nesting += 1
+        if self._nesting > MAX_NESTING:
+            raise self.error(
+                f"attributes or types nested more than {MAX_NESTING} levels deep "
+                "(the most shardonnay reads)"
+            )
 
     def optional_attr_dict(self) -> dict[str, Any]:
         return self.attr_dict() if self.peek("{") else {}
@@ -416,7 +458,7 @@ class Parser(Cursor):
             return OpaqueAttr(raw)
         else:
             self.pos = end
-            value = _enum_or_struct(raw, name[1:])
+            value = _enum_or_struct(raw, name[1:], self._nesting)
         if self.pos != end:
             raise self.error("unexpected text in the attribute")
         if len(_ATTR_CACHE) < 100_000:
@@ -583,6 +625,12 @@ class Parser(Cursor):
         """`{ ops }`; `arguments` names the entry block's arguments when the
         op's syntax declares them outside the braces."""
         self.expect("{", "'{' starting a region")
+        if len(self._scopes) - self._depth_base > MAX_REGION_DEPTH:
+            raise self.error(
+                f"regions nested more than {MAX_REGION_DEPTH} levels deep "
+                "(the most shardonnay reads)",
+                self.pos - 1,
+            )
         region = Region()
         saved_barrier = self._barrier
         if isolated:  # values defined above are not visible inside
@@ -664,7 +712,9 @@ class Parser(Cursor):
             self.pos += len("module")
             name = self._symbol() if self.peek("@") else None
             attrs = self.attr_dict() if self.accept("attributes") else {}
+            self._depth_base = 1
             region = self.region()
+            self._depth_base = 0
             module = Module(name=name, attributes=attrs)
             for block in region.blocks:
                 for op in list(block.ops):
@@ -751,19 +801,22 @@ def _is_ident_char(text: str, pos: int) -> bool:
     return pos < len(text) and (text[pos].isalnum() or text[pos] in "_$.")
 
 
-def _enum_or_struct(raw: str, name: str) -> Any:
+def _enum_or_struct(raw: str, name: str, nesting: int) -> Any:
     m = _ENUM.fullmatch(raw)
     if m is not None:
         return EnumAttr(m.group(1), m.group(2), m.group(3))
     try:
-        return _struct(raw, name)
+        return _struct(raw, name, nesting)
     except ParseError:
         return OpaqueAttr(raw)
 
 
-def _struct(raw: str, name: str) -> StructAttr:
-    """`#d.name<key = value, ...>` with integer, list and attribute values."""
+def _struct(raw: str, name: str, nesting: int) -> StructAttr:
+    """`#d.name<key = value, ...>` with integer, list and attribute values,
+    `nesting` levels deep in the attribute that holds it."""
     p = Parser(raw)
+    p._nesting = nesting
+    p._enter()
     p.pos = len(name) + 2
     fields = []
     if not p.accept(">"):

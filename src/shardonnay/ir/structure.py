@@ -1,0 +1,136 @@
+"""The shape of a program as a whole: how deep its regions nest and whether
+its functions call each other in a cycle.
+
+Every walk over a module here is iterative, so a program of any depth gets a
+typed error, never Python's `RecursionError`. Shardonnay's passes (and
+Shardy's call-graph passes) assume an acyclic call graph and regions nested
+at most `MAX_REGION_DEPTH` deep; `check_structure` says where a module is
+neither:
+
+>>> from shardonnay.syntax.mlir_reader import parse_module
+>>> m = parse_module('''
+... func.func @main(%arg0: tensor<2xf32>) -> tensor<2xf32> {
+...   %0 = call @f(%arg0) : (tensor<2xf32>) -> tensor<2xf32>
+...   return %0 : tensor<2xf32>
+... }
+... func.func private @f(%arg0: tensor<2xf32>) -> tensor<2xf32> {
+...   %0 = call @main(%arg0) : (tensor<2xf32>) -> tensor<2xf32>
+...   return %0 : tensor<2xf32>
+... }''')
+>>> check_structure(m)  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+shardonnay.errors.IRError: recursive call graph: @main -> @f -> @main; ...
+>>> region_depth(m)
+1
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from shardonnay.errors import IRError
+from shardonnay.ir.attributes import SymbolRefAttr
+from shardonnay.ir.core import Module, Op
+
+#: How deep regions may nest (a function body is depth 1, a `while` in it 2, ...).
+#: Real programs stay far below; the limit keeps every recursive pass in bounds.
+MAX_REGION_DEPTH = 64
+
+__all__ = [
+    "MAX_REGION_DEPTH",
+    "callees",
+    "check_call_graph",
+    "check_nesting",
+    "check_structure",
+    "region_depth",
+]
+
+
+def check_structure(module: Module) -> None:
+    """Raises `IRError` where regions nest too deep or functions call each other in a cycle."""
+    check_nesting(module)
+    check_call_graph(module)
+
+
+def region_depth(module: Module) -> int:
+    """The deepest nesting of regions in `module` (0 without any region)."""
+    deepest = 0
+    for _, depth in _ops_with_depth(module):
+        deepest = max(deepest, depth)
+    return deepest
+
+
+def check_nesting(module: Module, limit: int = MAX_REGION_DEPTH) -> None:
+    """Raises `IRError` naming the first op whose regions nest deeper than `limit`."""
+    for op, depth in _ops_with_depth(module):
+        if depth > limit:
+            raise IRError(
+                f"regions nested {depth} deep at {op.name}: shardonnay reads at most "
+                f"{limit} levels of nested regions"
+            )
+
+
+def _ops_with_depth(module: Module) -> Iterator[tuple[Op, int]]:
+    """Each op with regions and the depth of its innermost region, pre-order."""
+    stack = [(op, 1) for op in reversed(module.ops) if op.regions]
+    while stack:
+        op, depth = stack.pop()
+        yield op, depth
+        for region in op.regions:
+            for block in region.blocks:
+                stack.extend((inner, depth + 1) for inner in block.ops if inner.regions)
+
+
+def callees(op: Op) -> Iterator[str]:
+    """The functions `op` calls: a `func.call`'s callee, a composite's
+    decomposition, a custom call's called computations."""
+    if op.name == "func.call":
+        ref = op.attributes.get("callee")
+        if isinstance(ref, SymbolRefAttr):
+            yield ref.name
+    elif op.name == "stablehlo.composite":
+        ref = op.attributes.get("decomposition")
+        if isinstance(ref, SymbolRefAttr):
+            yield ref.name
+    elif op.name == "stablehlo.custom_call":
+        refs = op.attributes.get("called_computations", ())
+        for ref in refs if isinstance(refs, tuple) else ():
+            if isinstance(ref, SymbolRefAttr):
+                yield ref.name
+
+
+def check_call_graph(module: Module) -> None:
+    """Raises `IRError` naming a cycle of calls (`@f -> @g -> @f`), if there is one."""
+    graph: dict[str, list[str]] = {}
+    for func in module.functions:
+        graph.setdefault(func.name, [])
+        for op in func.op.walk():
+            graph[func.name].extend(callees(op))
+    done: set[str] = set()
+    for root in graph:
+        if root in done:
+            continue
+        path: list[str] = [root]
+        on_path = {root}
+        stack = [iter(graph[root])]
+        while stack:
+            callee = next(stack[-1], None)
+            if callee is None:
+                stack.pop()
+                finished = path.pop()
+                done.add(finished)
+                on_path.discard(finished)
+                continue
+            if callee in on_path:
+                cycle = [*path[path.index(callee) :], callee]
+                raise IRError(
+                    "recursive call graph: "
+                    + " -> ".join(f"@{name}" for name in cycle)
+                    + "; functions may not call themselves, directly or through others"
+                )
+            if callee in done or callee not in graph:
+                continue
+            path.append(callee)
+            on_path.add(callee)
+            stack.append(iter(graph[callee]))
