@@ -53,6 +53,7 @@ from typing import Any
 
 from shardonnay.errors import IRError, ShardingError, UnsupportedOpError
 from shardonnay.interop.gspmd import HloSharding, from_tensor_sharding, to_tensor_sharding
+from shardonnay.ir.attributes import IntegerAttr, SymbolRefAttr
 from shardonnay.ir.core import Block, Func, Module, Op, Region, Value
 from shardonnay.ir.types import TensorType
 from shardonnay.mesh import Mesh
@@ -268,17 +269,23 @@ def _import_value_attrs(attrs: dict, type: Any, importer: _Importer, where: str)
 
 def _import_constraint(op: Op, importer: _Importer) -> None:
     """`@Sharding` → `sdy.sharding_constraint`, open where `unspecified_dims` says."""
-    annotation = _single(op, importer, f"custom_call @{SHARDING}")
-    unspecified = _unspecified_dims(op)
-    sharding = annotation.sharding  # inside a manual body: on the free axes only
-    dims = tuple(
-        DimSharding(d.axes, is_closed=i not in unspecified) for i, d in enumerate(sharding.dims)
-    )
-    sharding = replace(sharding, dims=dims)
+    sharding = _marked(op, importer, f"custom_call @{SHARDING}").sharding
     constraint = Op("sdy.sharding_constraint", op.operands, op.result_types, {"sharding": sharding})
     op.parent.insert_before(op, constraint)
     op.results[0].replace_all_uses_with(constraint.results[0])
     op.erase()
+
+
+def _marked(op: Op, importer: _Importer, where: str) -> _Annotation:
+    """The sharding of a custom call, its `unspecified_dims` open (inside a manual
+    body: on the free axes only)."""
+    annotation = _single(op, importer, where)
+    unspecified = _unspecified_dims(op)
+    dims = tuple(
+        DimSharding(d.axes, is_closed=i not in unspecified)
+        for i, d in enumerate(annotation.sharding.dims)
+    )
+    return replace(annotation, sharding=replace(annotation.sharding, dims=dims))
 
 
 def _unspecified_dims(op: Op) -> set[int]:
@@ -321,7 +328,7 @@ def _import_shard_map(call: Op, functions: dict[str, Func], importer: _Importer)
         if mark is None or not _is_custom_call(mark, SHARDING):
             raise IRError(f"{where}: @{FULL_TO_SHARD}'s operand is not a @{SHARDING} custom call")
         operands.append(mark.operand(0))
-        in_shardings.append(_single(mark, importer, where).sharding)
+        in_shardings.append(_marked(mark, importer, where).sharding)
         axes = _single(to_shard, importer, where).manual
         if manual is not None and axes != manual:
             raise ShardingError(f"{where}: operands are manual on different axes")
@@ -336,7 +343,7 @@ def _import_shard_map(call: Op, functions: dict[str, Func], importer: _Importer)
         full = mark.results[0].users[0]
         if not _is_custom_call(full, SHARD_TO_FULL):
             raise IRError(f"{where}: each result must end in @{SHARD_TO_FULL}")
-        out_shardings.append(_single(full, importer, where).sharding)
+        out_shardings.append(_marked(full, importer, where).sharding)
         to_full.append(full)
         to_erase.insert(0, mark)
     callee = functions[call.attributes["callee"].names[-1]]
@@ -387,8 +394,10 @@ def export_gspmd(module: Module) -> Module:
     `sdy.reshard` become `@Sharding` custom calls (open dims listed in
     `unspecified_dims`); each `sdy.manual_computation` becomes a private
     function called between `@SPMDFullToShardShape` and `@SPMDShardToFullShape`.
-    Open dims of arguments, results and op results, and priorities, have no
-    GSPMD spelling and are dropped. Raises `ShardingError` for unreduced axes
+    Without `mhlo.num_partitions`, the module gets one (the devices its meshes
+    use), so that a replicated sharding keeps its device count. Open dims of
+    arguments, results and op results, and priorities, have no GSPMD spelling
+    and are dropped. Raises `ShardingError` for unreduced axes
     and `UnsupportedOpError` for sdy ops GSPMD has no counterpart of.
     """
     module = module.copy()
@@ -402,6 +411,9 @@ def export_gspmd(module: Module) -> Module:
         exporter.export(op)
     for op in [op for op in module.ops if op.name == "sdy.mesh"]:
         op.erase()
+    if meshes and "mhlo.num_partitions" not in module.attributes:
+        count = max(max(m.device_list, default=0) + 1 for m in meshes.values())
+        module.attributes["mhlo.num_partitions"] = IntegerAttr(count, "i32")
     return module
 
 
@@ -447,12 +459,9 @@ class _Exporter:
         manual = self.manual_axes(op)
         if op.name in ("sdy.sharding_constraint", "sdy.reshard"):
             sharding = op.attributes["sharding"]
-            open_dims = [i for i, d in enumerate(sharding.dims) if not d.is_closed]
             attrs = {
                 "call_target_name": SHARDING,
-                "backend_config": f"unspecified_dims=[{','.join(map(str, open_dims))}]"
-                if open_dims
-                else "",
+                "backend_config": _backend_config(sharding),
                 ATTR: self.text(sharding, manual),
             }
             self._replace(op, attrs)
@@ -499,7 +508,7 @@ class _Exporter:
                 [value.type],
                 {
                     "call_target_name": SHARDING,
-                    "backend_config": "",
+                    "backend_config": _backend_config(sharding),
                     ATTR: self.text(sharding, outer),
                 },
             )
@@ -537,7 +546,7 @@ class _Exporter:
                 [result.type],
                 {
                     "call_target_name": SHARD_TO_FULL,
-                    "backend_config": "",
+                    "backend_config": _backend_config(sharding),
                     ATTR: self.text(sharding, outer),
                 },
             )
@@ -559,7 +568,11 @@ class _Exporter:
         return name
 
 
-def _symbol(name: str):
-    from shardonnay.ir.attributes import SymbolRefAttr
+def _backend_config(sharding: TensorSharding) -> str:
+    """`unspecified_dims=[...]` listing the open dims of `sharding` ('' if none)."""
+    open_dims = [i for i, d in enumerate(sharding.dims) if not d.is_closed]
+    return f"unspecified_dims=[{','.join(map(str, open_dims))}]" if open_dims else ""
 
+
+def _symbol(name: str) -> SymbolRefAttr:
     return SymbolRefAttr((name,))

@@ -1,0 +1,257 @@
+"""GSPMD-annotated modules: imported, they propagate and partition as their Shardy twins.
+
+`tests/corpus_gspmd/NAME.gspmd.mlir` and `NAME.sdy.mlir` are one JAX program lowered with
+Shardy off and on (`scripts/export_gspmd_corpus.py`). The imported GSPMD module must give every
+value the same data on every device (`shardonnay.layout.device_slices`) as the twin, before and
+after propagation, and partition to a program that computes the same thing with the same
+communication.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+import shardonnay
+from shardonnay import IRError, Mesh, ShardingError, TensorSharding, UnsupportedOpError
+from shardonnay.interop.gspmd import HloSharding, from_tensor_sharding
+from shardonnay.interop.gspmd_module import export_gspmd, import_gspmd, parse_hlo_shardings
+from shardonnay.ir.core import Module
+from shardonnay.layout import device_slices
+from shardonnay.syntax.mlir_reader import parse_module
+
+CORPUS = Path(__file__).parent / "corpus_gspmd"
+NAMES = sorted(p.name.removesuffix(".gspmd.mlir") for p in CORPUS.glob("*.gspmd.mlir"))
+
+
+def _read(name: str, kind: str) -> Module:
+    return parse_module((CORPUS / f"{name}.{kind}.mlir").read_text(), f"{name}.{kind}.mlir")
+
+
+def _layouts(module: Module) -> list:
+    """Per annotated value, in program order: which slices each device holds (None: no
+    sharding)."""
+    meshes = module.meshes
+
+    def slices(sharding, type):
+        if sharding is None:
+            return None
+        mesh = sharding.resolve_mesh(
+            meshes.get(sharding.mesh) if isinstance(sharding.mesh, str) else None
+        )
+        return device_slices(type.shape, sharding, mesh)
+
+    out = []
+    for f in module.functions:
+        for i, t in enumerate(f.type.inputs):
+            out.append(("arg", f.name, i, slices(f.arg_attrs(i).get("sdy.sharding"), t)))
+        for i, t in enumerate(f.type.results):
+            out.append(("result", f.name, i, slices(f.result_attrs(i).get("sdy.sharding"), t)))
+        for op in f.walk():
+            per_value = op.attributes.get("sdy.sharding")
+            for i, r in enumerate(op.results):
+                s = per_value.shardings[i] if per_value is not None else None
+                if op.name == "sdy.sharding_constraint":
+                    s = op.attributes["sharding"]
+                out.append((op.name, i, slices(s, r.type)))
+            for key in ("in_shardings", "out_shardings"):
+                if key in op.attributes:
+                    values = op.operands if key == "in_shardings" else op.results
+                    for s, v in zip(op.attributes[key].shardings, values, strict=True):
+                        out.append((key, slices(s, v.type)))
+    return out
+
+
+def _open_dims(module: Module) -> list:
+    """Which dims are closed, for every sharding constraint and manual computation."""
+    out = []
+    for op in module.walk():
+        if op.name == "sdy.sharding_constraint":
+            out.append([d.is_closed for d in op.attributes["sharding"].dims])
+        elif op.name == "sdy.manual_computation":
+            for key in ("in_shardings", "out_shardings"):
+                out += [[d.is_closed for d in s.dims] for s in op.attributes[key].shardings]
+    return out
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_imported_module_annotates_as_its_shardy_twin(name):
+    imported, twin = import_gspmd(_read(name, "gspmd")), _read(name, "sdy")
+    assert [op.name for op in imported.walk()] == [op.name for op in twin.walk()]
+    assert _layouts(imported) == _layouts(twin)
+    assert _open_dims(imported) == _open_dims(twin)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_imported_module_propagates_as_its_shardy_twin(name):
+    imported, twin = import_gspmd(_read(name, "gspmd")), _read(name, "sdy")
+    assert _layouts(shardonnay.propagate(imported)) == _layouts(shardonnay.propagate(twin))
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_imported_module_partitions_as_its_shardy_twin(name):
+    imported, twin = import_gspmd(_read(name, "gspmd")), _read(name, "sdy")
+    ours, theirs = shardonnay.check(imported, seed=0), shardonnay.check(twin, seed=0)
+    assert ours.ok and theirs.ok
+    assert (ours.num_collectives, ours.bytes_received) == (
+        theirs.num_collectives,
+        theirs.bytes_received,
+    )
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_export_of_the_import_keeps_every_sharding(name):
+    gspmd = _read(name, "gspmd")
+    again = export_gspmd(import_gspmd(gspmd))
+    assert _annotations(again) == _annotations(gspmd)
+    assert _layouts(import_gspmd(again)) == _layouts(import_gspmd(gspmd))
+
+
+def _annotations(module: Module) -> list:
+    """Every mhlo.sharding and custom call of the module's main function, in order."""
+    main = module.function("main")
+    out = [a.get("mhlo.sharding") for a in main.op.attributes.get("arg_attrs", ())]
+    out += [a.get("mhlo.sharding") for a in main.op.attributes.get("res_attrs", ())]
+    for op in module.walk():
+        if op.name == "stablehlo.custom_call":
+            out.append((op.attributes["call_target_name"], op.attributes["mhlo.sharding"]))
+    return out
+
+
+def test_jax_export_of_the_shardy_twin_becomes_the_gspmd_module():
+    """Exporting the Shardy twin gives the shardings JAX wrote with Shardy off."""
+    for name in ("mlp", "unconstrained", "three_axes", "transposed_axes"):
+        exported = export_gspmd(_read(name, "sdy"))
+        assert _annotations(exported) == _annotations(_read(name, "gspmd")), name
+
+
+def test_random_shardings_round_trip_through_a_module():
+    """sdy → GSPMD → sdy keeps each device's data, on random meshes and shardings."""
+    rng = random.Random(0)
+    for _ in range(60):
+        sizes = [rng.choice([2, 3, 4]) for _ in range(rng.randint(1, 3))]
+        mesh = Mesh([(f"m{i}", s) for i, s in enumerate(sizes)])
+        names = list(mesh.axis_names)
+        rng.shuffle(names)
+        dims = [[], []]
+        for n in names[: rng.randint(0, len(names))]:
+            dims[rng.randint(0, 1)].append(n)
+        sharding = TensorSharding.from_axes("mesh", [tuple(d) or None for d in dims])
+        shape = tuple(mesh.size * rng.randint(1, 2) for _ in range(2))
+        text = (
+            f"sdy.mesh @mesh = {mesh}\n"
+            f"func.func @main(%arg0: tensor<{shape[0]}x{shape[1]}xf32> "
+            f"{{sdy.sharding = {sharding}}}) -> tensor<{shape[0]}x{shape[1]}xf32> {{\n"
+            f"  %0 = sdy.sharding_constraint %arg0 <@mesh, [{{}}, {{?}}]> "
+            f": tensor<{shape[0]}x{shape[1]}xf32>\n"
+            f"  return %0 : tensor<{shape[0]}x{shape[1]}xf32>\n}}"
+        )
+        module = parse_module(text)
+        exported = export_gspmd(module)
+        hlo = exported.function("main").arg_attrs(0)["mhlo.sharding"]
+        assert hlo == str(from_tensor_sharding(sharding, mesh))
+        back = import_gspmd(exported)
+        assert _layouts(back) == _layouts(module), (mesh, sharding)
+
+
+def test_tuple_shardings_annotate_each_result():
+    module = parse_module(
+        """
+        func.func @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+          %0:2 = stablehlo.custom_call @foo(%arg0)
+              {mhlo.sharding = "{{devices=[2]<=[2]}, {replicated}}"}
+              : (tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>)
+          return %0#0 : tensor<8xf32>
+        }"""
+    )
+    imported = import_gspmd(module)
+    op = next(op for op in imported.walk() if op.name == "stablehlo.custom_call")
+    assert str(op.attributes["sdy.sharding"]) == (
+        '#sdy.sharding_per_value<[<@mesh, [{"_axis_0"}]>, <@mesh, [{}]>]>'
+    )
+    exported = export_gspmd(imported)
+    op = next(op for op in exported.walk() if op.name == "stablehlo.custom_call")
+    assert parse_hlo_shardings(op.attributes["mhlo.sharding"]) == (
+        HloSharding.parse("{devices=[2]<=[2]}"),
+        HloSharding.parse("{replicated}"),
+    )
+
+
+def test_maximal_shardings_get_maximal_meshes():
+    module = parse_module(
+        """
+        func.func @main(%arg0: tensor<8xf32> {mhlo.sharding = "{maximal device=1}"})
+            -> (tensor<8xf32> {mhlo.sharding = "{devices=[2]<=[2]}"}) {
+          return %arg0 : tensor<8xf32>
+        }"""
+    )
+    imported = import_gspmd(module)
+    assert {k: str(m) for k, m in imported.meshes.items()} == {
+        "mesh": '<["_axis_0"=2]>',
+        "maximal_mesh_1": "<[], device_ids=[1]>",
+    }
+    assert export_gspmd(imported).function("main").arg_attrs(0) == {
+        "mhlo.sharding": "{maximal device=1}"
+    }
+
+
+def test_incompatible_cuts_raise():
+    module = parse_module(
+        """
+        func.func @main(
+            %arg0: tensor<6xf32> {mhlo.sharding = "{devices=[2,3]<=[6] last_tile_dim_replicate}"},
+            %arg1: tensor<6xf32> {mhlo.sharding = "{devices=[3,2]<=[6] last_tile_dim_replicate}"}
+        ) -> tensor<6xf32> {
+          return %arg0 : tensor<6xf32>
+        }"""
+    )
+    with pytest.raises(ShardingError, match="do not divide one another"):
+        import_gspmd(module)
+
+
+def test_unpaired_shard_map_custom_call_raises():
+    module = parse_module(
+        """
+        func.func @main(%arg0: tensor<8xf32>) -> tensor<4xf32> {
+          %0 = stablehlo.custom_call @SPMDFullToShardShape(%arg0) {mhlo.sharding = "{manual}"}
+              : (tensor<8xf32>) -> tensor<4xf32>
+          return %0 : tensor<4xf32>
+        }"""
+    )
+    with pytest.raises(IRError, match="outside a shard_map"):
+        import_gspmd(module)
+
+
+def test_export_refuses_what_gspmd_cannot_say():
+    unreduced = parse_module(
+        """
+        sdy.mesh @mesh = <["x"=2]>
+        func.func @main(
+            %arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}], unreduced={"x"}>}
+        ) -> tensor<8xf32> {
+          return %arg0 : tensor<8xf32>
+        }"""
+    )
+    with pytest.raises(ShardingError, match="unreduced"):
+        export_gspmd(unreduced)
+    group = parse_module(
+        """
+        sdy.mesh @mesh = <["x"=2]>
+        func.func @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+          sdy.sharding_group %arg0 group_id=0 : tensor<8xf32>
+          return %arg0 : tensor<8xf32>
+        }"""
+    )
+    with pytest.raises(UnsupportedOpError, match="sdy.sharding_group"):
+        export_gspmd(group)
+
+
+def test_module_without_gspmd_annotations_is_unchanged():
+    text = (
+        "func.func @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {\n"
+        "  return %arg0 : tensor<8xf32>\n}"
+    )
+    module = parse_module(text)
+    assert import_gspmd(module).to_text() == module.to_text()
