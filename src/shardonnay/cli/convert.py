@@ -144,10 +144,27 @@ def _write_sdy_module(module) -> str:
     return module.to_text()
 
 
+def _read_gspmd_module(text: str, source: str):
+    from shardonnay.interop.gspmd_module import import_gspmd
+
+    return import_gspmd(_read_sdy_module(text, source))
+
+
+def _write_gspmd_module(module) -> str:
+    from shardonnay.interop.gspmd_module import export_gspmd
+
+    return export_gspmd(module).to_text()
+
+
 #: Whole modules: format name -> how to read one into sdy and write one back.
 MODULE_FORMATS: dict[str, ModuleFormat] = {
     "sdy": ModuleFormat(
         "StableHLO with sdy meshes, shardings and ops", _read_sdy_module, _write_sdy_module
+    ),
+    "gspmd": ModuleFormat(
+        "StableHLO with mhlo.sharding attributes and @Sharding / shard_map custom calls",
+        _read_gspmd_module,
+        _write_gspmd_module,
     ),
 }
 
