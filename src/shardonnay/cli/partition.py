@@ -27,6 +27,23 @@ def add_command(commands: argparse._SubParsersAction) -> None:
         "peak memory per device",
     )
     partition.add_argument(
+        "--top",
+        type=int,
+        default=10,
+        metavar="N",
+        help="--report shows the N groups of collectives (kind, axes, source line) that move "
+        "the most bytes (10)",
+    )
+    partition.add_argument(
+        "--all", action="store_true", help="--report lists every collective, one per row"
+    )
+    partition.add_argument(
+        "--json",
+        action="store_true",
+        help="print the report (every collective and the totals) as one JSON object instead of "
+        "the program",
+    )
+    partition.add_argument(
         "--simulate",
         action="store_true",
         help="run the partitioned program on every device on random inputs and compare each "
@@ -67,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
     from shardonnay.errors import CheckError
     from shardonnay.ir.verifier import verify
     from shardonnay.partition.global_to_local import convert_global_to_local
-    from shardonnay.partition.program import check, describe_costs, explicit_collectives
+    from shardonnay.partition.program import check, explicit_collectives
     from shardonnay.syntax.mlir_reader import parse_module
 
     text, source = read_input(args.input)
@@ -86,10 +103,22 @@ def run(args: argparse.Namespace) -> int:
     else:
         explicit = explicit_collectives(module, propagate=propagate)
         local = convert_global_to_local(explicit)
+    if args.json:
+        import json
+
+        from shardonnay.partition.report import report_of
+
+        print(json.dumps(report_of(module, explicit, local, propagate=propagate).to_json()))
+        if failure is not None:
+            raise failure
+        return 0
     sys.stdout.write((explicit if args.global_program else local).to_text())
     comments = []
     if args.report:
-        comments.append(describe_costs(module, explicit, local))
+        from shardonnay.partition.report import report_of
+
+        report = report_of(module, explicit, local, propagate=propagate)
+        comments.append(report.text(top=args.top, all_rows=args.all))
     if result is not None:
         comments.append(result.table())
     if args.devices and failure is None:
