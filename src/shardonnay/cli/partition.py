@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from shardonnay.cli.inputs import read_input
+from shardonnay.partition.numerics import ROUNDING
 
 
 def add_command(commands: argparse._SubParsersAction) -> None:
@@ -58,13 +59,37 @@ def add_command(commands: argparse._SubParsersAction) -> None:
     )
     partition.add_argument("--seed", type=int, default=0, help="seed of the random inputs")
     partition.add_argument(
-        "--rtol", type=float, default=1e-5, help="relative tolerance of --simulate (1e-5)"
+        "--inputs",
+        metavar="FILE.npz",
+        help="run --simulate on these inputs instead of random ones: an .npz file with one "
+        "array per argument of @main, named arr_0, arr_1, ... (np.savez(path, *arrays)), "
+        "arg0, ... or input0, ...",
+    )
+    partition.add_argument(
+        "--input-scale",
+        type=float,
+        default=1.0,
+        help="multiply the float inputs of --simulate by this factor (1)",
+    )
+    partition.add_argument(
+        "--rounding",
+        type=float,
+        default=ROUNDING,
+        help="--simulate passes an output whose error against the float64 reference is at "
+        f"most this many times the unpartitioned program's own rounding error ({ROUNDING:g}); "
+        "0 compares in the program's own dtypes with --rtol and --atol only",
+    )
+    partition.add_argument(
+        "--rtol",
+        type=float,
+        default=0.0,
+        help="relative error --simulate allows on top of --rounding (0)",
     )
     partition.add_argument(
         "--atol",
         type=float,
-        help="absolute tolerance of --simulate (default: sqrt(eps) times the output's largest "
-        "magnitude)",
+        help="absolute error --simulate allows on top of --rounding (default 0; with "
+        "--rounding 0, sqrt(eps) times the output's largest magnitude)",
     )
     partition.add_argument(
         "--no-propagate",
@@ -81,12 +106,17 @@ def add_command(commands: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from shardonnay.errors import CheckError
+    from shardonnay.errors import CheckError, ShardonnayError
     from shardonnay.ir.verifier import verify
     from shardonnay.partition.global_to_local import convert_global_to_local
+    from shardonnay.partition.numerics import validate_tolerance
     from shardonnay.partition.program import check, explicit_collectives
     from shardonnay.syntax.mlir_reader import parse_module
 
+    for name in ("rounding", "rtol", "atol", "input_scale"):
+        validate_tolerance(f"--{name.replace('_', '-')}", getattr(args, name))
+    if args.seed < 0:
+        raise ShardonnayError(f"--seed must be >= 0, got {args.seed}")
     text, source = read_input(args.input)
     module = parse_module(text, source)
     verify(module)
@@ -94,7 +124,16 @@ def run(args: argparse.Namespace) -> int:
     result = failure = None
     if args.simulate or args.devices:
         try:
-            result = check(module, args.seed, rtol=args.rtol, atol=args.atol, propagate=propagate)
+            result = check(
+                module,
+                args.seed,
+                inputs=_read_inputs(args.inputs),
+                input_scale=args.input_scale,
+                rounding=args.rounding,
+                rtol=args.rtol,
+                atol=args.atol,
+                propagate=propagate,
+            )
         except CheckError as e:
             if e.result is None:
                 raise
@@ -131,6 +170,26 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _read_inputs(path: str | None):
+    """The arrays of the `.npz` file `path` (None: random inputs), loaded now."""
+    if path is None:
+        return None
+    import zipfile
+
+    import numpy as np
+
+    from shardonnay.errors import ShardonnayError
+
+    try:
+        data = np.load(path, allow_pickle=False)
+    except (ValueError, zipfile.BadZipFile, EOFError) as e:
+        raise ShardonnayError(f"{path}: cannot read the inputs: {e}") from None
+    if not isinstance(data, np.lib.npyio.NpzFile):
+        raise ShardonnayError(f"{path}: not an .npz file (np.savez writes one)")
+    with data:
+        return {name: data[name] for name in data.files}
+
+
 def _compare_on_devices(module, local, args: argparse.Namespace):
     """Runs per-device program `local` on XLA devices on the inputs of
     `--simulate`; returns a line saying how many outputs match `module`'s, and
@@ -139,12 +198,18 @@ def _compare_on_devices(module, local, args: argparse.Namespace):
 
     from shardonnay.errors import CheckError
     from shardonnay.ir.types import TensorType
-    from shardonnay.partition.program import compare_output
+    from shardonnay.partition.numerics import compare_output, main_arguments, scaled_inputs
     from shardonnay.runtime.interpreter import random_inputs, run
     from shardonnay.runtime.pjrt import run_on_devices
     from shardonnay.runtime.simulator import device_count
 
-    inputs = random_inputs(module, seed=args.seed)
+    given = _read_inputs(args.inputs)
+    if given is None:
+        inputs = random_inputs(module, seed=args.seed)
+    else:
+        inputs = main_arguments(module, given)
+    if args.input_scale != 1:
+        inputs = scaled_inputs(inputs, args.input_scale)
     with np.errstate(all="ignore"):
         expected = run(module, *inputs)
     got = run_on_devices(local, *inputs)

@@ -149,6 +149,17 @@ def run(module: Module, *inputs, func: str = "main") -> tuple[np.ndarray, ...]:
     return tuple(Interpreter(module).call(func, args))
 
 
+def _is_ml_float(dtype: np.dtype) -> bool:
+    """Whether `dtype` is one of ml_dtypes' floats (bfloat16, float8_*)."""
+    try:
+        import ml_dtypes
+
+        ml_dtypes.finfo(dtype)
+    except (ImportError, TypeError, ValueError):
+        return False
+    return True
+
+
 def random_inputs(module: Module, *, seed: int = 0, func: str = "main") -> list[np.ndarray]:
     """Random arguments for `func`: normal floats, small integers, random bools."""
     rng = np.random.default_rng(seed)
@@ -158,7 +169,7 @@ def random_inputs(module: Module, *, seed: int = 0, func: str = "main") -> list[
             out.append(TOKEN)
             continue
         kind = np.dtype(t.dtype).kind
-        if kind == "f":
+        if kind == "f" or (kind == "V" and _is_ml_float(t.dtype)):
             out.append(rng.normal(size=t.shape).astype(t.dtype))
         elif kind == "c":
             out.append((rng.normal(size=t.shape) + 1j * rng.normal(size=t.shape)).astype(t.dtype))
