@@ -366,8 +366,8 @@ def _mismatch(result: CheckResult) -> CheckError:
     plural = "s" if len(failed) > 1 else ""
     if first.own_error is not None:
         tolerance = (
-            f"allowed {first.abs_tolerance:.3g}: {result.rounding:g} times its own error "
-            f"{first.own_error:.3g} unpartitioned"
+            f"allowed {first.abs_tolerance:.3g}: {result.rounding:g} times the unpartitioned "
+            f"program's own error {first.own_error:.3g}"
         )
         if result.rtol:
             tolerance += f", + {result.rtol:g} * |exact|"
