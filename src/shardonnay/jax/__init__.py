@@ -20,6 +20,7 @@ from shardonnay.jax.conversion import (
     shardings,
     tensor_sharding,
 )
+from shardonnay.jax.execution import run
 from shardonnay.jax.lowering import lower
 
 __all__ = [
@@ -28,6 +29,7 @@ __all__ = [
     "mesh_of",
     "named_sharding",
     "partition_spec",
+    "run",
     "sharding_of_spec",
     "shardings",
     "tensor_sharding",

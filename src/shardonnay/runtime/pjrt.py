@@ -78,14 +78,95 @@ def run_on_devices(
     jax = _import_jax()
     count, per_device = device_inputs(local_module, global_inputs, func=func, poison=poison)
     chosen = _choose_devices(jax, devices, count)
-    executable = _compile(jax, xla_text(local_module, count), chosen)
-    arguments = [
-        _device_array(jax, [per_device[d][i] for d in range(count)], chosen)
-        for i in range(len(f.type.inputs))
-    ]
-    per_result = executable.execute_sharded(arguments).disassemble_into_single_device_arrays()
-    results = [[np.asarray(per_result[r][d]) for r in range(len(per_result))] for d in range(count)]
+    with jax.enable_x64(True):  # 64-bit inputs stay 64-bit on their way to the devices
+        executable = compiled(local_module, chosen)
+        arguments = [
+            _device_array(jax, [per_device[d][i] for d in range(count)], chosen)
+            for i in range(len(f.type.inputs))
+        ]
+        per_result = executable.execute_sharded(arguments).disassemble_into_single_device_arrays()
+        results = [
+            [np.asarray(per_result[r][d]) for r in range(len(per_result))] for d in range(count)
+        ]
     return global_outputs(local_module, results, func=func)
+
+
+# Targets XLA compiles itself, on every platform, besides those registered with
+# its runtime (`xla_client.custom_call_targets`).
+XLA_CUSTOM_CALLS = frozenset(
+    {
+        "Sharding",
+        "SPMDFullToShardShape",
+        "SPMDShardToFullShape",
+        "annotate_device_placement",
+        "MoveToHost",
+        "MoveToDevice",
+        "TopK",
+        "ApproxTopK",
+        "mhlo.topk",
+    }
+)
+
+
+def check_compilable(local_module: Module, platform: str = "cpu") -> None:
+    """Raises `UnsupportedOpError` for the first op XLA cannot compile: one
+    outside the dialects shardonnay knows (an unregistered dialect), or a
+    custom call whose target neither XLA nor its `platform` runtime knows."""
+    from shardonnay.ops.registry import is_registered
+
+    known: set[str] | None = None
+    for op in local_module.walk():
+        if not is_registered(op.name):
+            raise UnsupportedOpError(
+                f"{_where(op)}: {op.name} is not an op of a dialect XLA compiles (StableHLO, "
+                "CHLO, func, sdy)"
+            )
+        if op.name != "stablehlo.custom_call":
+            continue
+        target = op.attributes.get("call_target_name")
+        if known is None:
+            known = set(XLA_CUSTOM_CALLS) | _registered_targets(platform)
+        if target not in known:
+            raise UnsupportedOpError(
+                f"{_where(op)}: custom call @{target} has no implementation on {platform} "
+                "devices (XLA would fail to compile it)"
+            )
+
+
+def compiled(local_module: Module, devices: Sequence[Any]):
+    """The XLA executable of per-device program `local_module` on `devices`
+    (partition `d` on `devices[d]`), checked by `check_compilable` first.
+    Executables are kept for the same program text and devices."""
+    check_compilable(local_module, devices[0].platform)
+    text = xla_text(local_module, len(devices))
+    key = (text, tuple(d.id for d in devices), devices[0].client)
+    executable = _EXECUTABLES.get(key)
+    if executable is None:
+        executable = _compile(_import_jax(), text, list(devices))
+        if len(_EXECUTABLES) >= _KEPT_EXECUTABLES:
+            _EXECUTABLES.pop(next(iter(_EXECUTABLES)))
+        _EXECUTABLES[key] = executable
+    return executable
+
+
+_KEPT_EXECUTABLES = 64
+_EXECUTABLES: dict[tuple, Any] = {}
+
+
+def _registered_targets(platform: str) -> set[str]:
+    from jax._src.lib import xla_client
+
+    try:
+        return set(xla_client.custom_call_targets(platform.upper())) | set(
+            xla_client.custom_call_targets(platform)
+        )
+    except Exception:  # a platform the runtime does not name this way
+        return set()
+
+
+def _where(op) -> str:
+    location = f" at {op.location}" if op.location else ""
+    return f"{op.name}{location}"
 
 
 def xla_text(local_module: Module, partitions: int) -> str:
@@ -172,4 +253,4 @@ def _device_array(jax, buffers: list[np.ndarray], devices: list[Any]):
     return jax.make_array_from_single_device_arrays(shape, NamedSharding(mesh, spec), shards)
 
 
-__all__ = ["run_on_devices", "xla_text"]
+__all__ = ["XLA_CUSTOM_CALLS", "check_compilable", "compiled", "run_on_devices", "xla_text"]

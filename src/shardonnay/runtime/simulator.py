@@ -44,6 +44,7 @@ from shardonnay.ir.core import Module
 from shardonnay.ir.types import TensorType, TokenType
 from shardonnay.layout import device_slices, shard, unshard
 from shardonnay.mesh import Mesh
+from shardonnay.runtime import element_values
 from shardonnay.runtime.devices import ManualDevices, run_devices
 from shardonnay.runtime.interpreter import TOKEN
 from shardonnay.sharding import DimSharding, TensorSharding
@@ -82,13 +83,13 @@ def device_inputs(
                 buffers.append(TOKEN)
             continue
         array = np.asarray(x).astype(t.dtype, copy=False)
-        placed, mesh = _placement(local_module, sharding, array.ndim, count)
+        placed, mesh = placement(local_module, sharding, array.ndim, count)
         buffers = shard(array, placed, mesh)
         if poison:
             _poison_padding(buffers, array.shape, placed, mesh)
         for device in range(count):
             if device not in buffers:  # outside the value's smaller mesh: undefined contents
-                filler = _poison_value(np.dtype(t.dtype)) if poison else 0
+                filler = element_values.poison(t.dtype) if poison else 0
                 buffers[device] = np.full(t.shape, filler, dtype=t.dtype)
             if buffers[device].shape != t.shape:
                 raise ShardonnayError(
@@ -112,7 +113,7 @@ def global_outputs(
         if not isinstance(t, TensorType):
             out.append(results[0][r])
             continue
-        placed, mesh = _placement(local_module, sharding, len(t.shape), count)
+        placed, mesh = placement(local_module, sharding, len(t.shape), count)
         noted = f.result_attrs(r).get(GLOBAL_SHAPE)
         shape = tuple(noted.values) if noted is not None else _global_shape(t, placed, mesh)
         out.append(unshard({d: results[d][r] for d in mesh.device_list}, placed, mesh, shape))
@@ -131,18 +132,10 @@ def _poison_padding(
         valid = tuple(s.stop - s.start for s in region)
         if valid == buffer.shape:
             continue
-        poisoned = np.full(buffer.shape, _poison_value(buffer.dtype), dtype=buffer.dtype)
+        poisoned = np.full(buffer.shape, element_values.poison(buffer.dtype), dtype=buffer.dtype)
         inside = tuple(slice(0, n) for n in valid)
         poisoned[inside] = buffer[inside]
         buffers[device] = poisoned
-
-
-def _poison_value(dtype: np.dtype):
-    if dtype.kind in "fc":
-        return np.nan
-    if dtype.kind == "b":
-        return True
-    return np.iinfo(dtype).max // 3
 
 
 def _mesh_named(module: Module, sharding: TensorSharding) -> Mesh:
@@ -191,7 +184,7 @@ def device_count(module: Module, func: str = "main") -> int:
     return meshes.pop() if len(meshes) == 1 else 1
 
 
-def _placement(
+def placement(
     module: Module, sharding: TensorSharding | None, rank: int, count: int
 ) -> tuple[TensorSharding, Mesh]:
     """The sharding and mesh that lay a value out on the program's `count`
@@ -213,4 +206,4 @@ def _global_shape(t: TensorType, sharding: TensorSharding, mesh: Mesh) -> tuple[
     return tuple(n * d.sharded_size(mesh) for n, d in zip(t.shape, sharding.dims, strict=True))
 
 
-__all__ = ["device_count", "device_inputs", "global_outputs", "simulate"]
+__all__ = ["device_count", "device_inputs", "global_outputs", "placement", "simulate"]
