@@ -370,7 +370,7 @@ class ShardShapeOp(OpDef):
 
 def shard_shape(op: Op) -> tuple[int, ...]:
     """The shape of the shard that `shard.shard_shape` asks about."""
-    from shardonnay.interop.shard_dialect import local_shape_of
+    from shardonnay.interop.shard_program import local_shape_of
 
     sharding = op.operands[0].op
     if sharding is None or sharding.name != "shard.sharding":
