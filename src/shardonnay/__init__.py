@@ -25,6 +25,16 @@ from shardonnay.syntax.mlir_reader import parse_module, parse_modules
 
 __version__ = "0.1.0"
 
+
+def __getattr__(name: str):
+    """`shardonnay.visualize`, imported on first use (see `shardonnay.visualize`)."""
+    if name == "visualize":
+        import importlib
+
+        return importlib.import_module("shardonnay.visualize")
+    raise AttributeError(f"module 'shardonnay' has no attribute {name!r}")
+
+
 __all__ = [
     "AxisRef",
     "CheckError",
@@ -52,4 +62,5 @@ __all__ = [
     "propagate",
     "run",
     "simulate",
+    "visualize",
 ]

@@ -7,6 +7,7 @@
     shardonnay propagate program.mlir [--strategy STRATEGY] [--conservative] [--no-pipeline]
         [--debug-origins] [--debug-edges]
     shardonnay explain program.mlir %12 [--why-not AXIS]
+    shardonnay show program.mlir %12 [--dims 0,1] [--png OUT | --svg OUT]
     shardonnay opt program.mlir --pass-pipeline 'builtin.module(sdy-aggressive-propagate)'
     shardonnay partition program.mlir [--report] [--simulate [--seed N]] [--devices]
         [--no-propagate]
@@ -25,11 +26,21 @@ import warnings
 from collections.abc import Sequence
 
 from shardonnay import __version__
-from shardonnay.cli import convert, explain, fmt, layout, opt, partition, propagate, run
+from shardonnay.cli import (
+    convert,
+    explain,
+    fmt,
+    layout,
+    opt,
+    partition,
+    propagate,
+    run,
+    show,
+)
 from shardonnay.errors import ShardonnayError
 
 #: The commands, in the order `--help` lists them; each module adds its sub-parser.
-COMMANDS = (layout, fmt, run, propagate, explain, opt, partition, convert)
+COMMANDS = (layout, fmt, run, propagate, explain, show, opt, partition, convert)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
