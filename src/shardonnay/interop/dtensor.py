@@ -15,7 +15,8 @@ block and keeps piece `i` of each (written `StridedShard` here). Shardy is
   major axis. Any other order is what `_StridedShard` encodes (DTensor's
   `shard_order`); `split_factor` is the product of the sizes of the mesh dims
   placed later that are more major. An encoding of no order holds strided,
-  interleaved rows: no `TensorSharding` does, so that is a `ShardingError`.
+  interleaved rows: no `TensorSharding` does, so that is a `ShardingError`. (A mesh
+  dim of size 1 splits nothing, and a split factor cannot say where it sits.)
 - `Partial("sum"|"max"|"min")` are unreduced axes with that reduction;
   `Partial("avg")` is a sum of local values scaled by `1/n`
   (`partial_avg_as_sum`); `product` and the bitwise reductions have no
@@ -174,8 +175,8 @@ def from_tensor_sharding(
                     ": DTensor placements have no open dims or priorities (they guide "
                     "propagation; drop_hints=True drops them)"
                 )
-    if mesh.is_maximal:
-        result = DTensorSharding(DeviceMeshSpec((1,), None, mesh.device_ids), (Replicate(),))
+    if not mesh.axes:  # the empty or a maximal mesh: one device
+        result = DTensorSharding(DeviceMeshSpec.from_mesh(mesh), (Replicate(),))
     else:
         pieces = _pieces(sharding, mesh)
         spec = DeviceMeshSpec(
@@ -235,9 +236,10 @@ def _target_axes(
     dims = np.indices(spec.shape).reshape(spec.ndim, -1)
     refs: list[AxisRef | None] = []
     for m, size in enumerate(spec.shape):
-        matching = (
+        axes = sorted(enumerate(mesh.axes), key=lambda a: a[1][0] != spec.names[m])
+        matching = (  # an axis of the dim's name first (size-1 axes all match)
             ref
-            for i, (name, n) in enumerate(mesh.axes)
+            for i, (name, n) in axes
             for ref in _axis_refs_of_size(name, n, size)
             if np.array_equal(ref.coordinate(coords[:, i], mesh), dims[m])
         )

@@ -54,7 +54,8 @@ _PLAIN_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 class DeviceMeshSpec:
     """What a `DeviceMesh` says about its devices: `DeviceMesh("cuda", mesh, mesh_dim_names=...)`
     has `shape == mesh.shape` and `devices == tuple(mesh.flatten().tolist())` (None: ranks
-    `0..N-1` in order).
+    `0..N-1` in order, which is what such a tuple becomes; a lone rank is kept, as it is the
+    device of a maximal mesh).
 
     >>> spec = DeviceMeshSpec((2, 3), ("dp", "tp"), devices=(0, 2, 4, 1, 3, 5))
     >>> spec.coords_of(4), str(spec.to_mesh())
@@ -69,8 +70,10 @@ class DeviceMeshSpec:
         object.__setattr__(self, "shape", tuple(int(s) for s in self.shape))
         if self.mesh_dim_names is not None:
             object.__setattr__(self, "mesh_dim_names", tuple(map(str, self.mesh_dim_names)))
-        if self.devices is not None:
-            object.__setattr__(self, "devices", tuple(int(d) for d in self.devices))
+        if self.devices is not None:  # ranks 0..N-1 in order are no order to speak of
+            devices = tuple(int(d) for d in self.devices)
+            ordered = len(devices) > 1 and devices == tuple(range(len(devices)))
+            object.__setattr__(self, "devices", None if ordered else devices)
         if not self.shape or any(s < 1 for s in self.shape):
             raise ShardingError(f"a DeviceMesh needs at least one dim, all of size >= 1: {self}")
         names = self.mesh_dim_names
@@ -122,8 +125,8 @@ class DeviceMeshSpec:
 
     def to_mesh(self) -> Mesh:
         """The mesh whose axes are these dims; dims named `x:(1)2`, `x:(2)4`, ... that cut
-        one axis major to minor become that axis (`"x"=8`). One rank other than 0 is the
-        maximal mesh `<[], device_ids=[r]>`.
+        one axis major to minor become that axis (`"x"=8`). One rank given by `devices` is
+        the maximal mesh `<[], device_ids=[r]>`.
 
         >>> str(DeviceMeshSpec((2, 4, 3), ("x:(1)2", "x:(2)4", "y")).to_mesh())
         '<["x"=8, "y"=3]>'
@@ -142,9 +145,9 @@ class DeviceMeshSpec:
 def mesh_and_axes(spec: DeviceMeshSpec) -> tuple[Mesh, tuple[AxisRef | None, ...]]:
     """The mesh of `to_mesh` and, per mesh dim, its axis or sub-axis (None: none, size 1)."""
     ids = spec.device_list
+    if spec.size == 1 and spec.devices is not None:
+        return Mesh((), spec.devices), (None,) * spec.ndim
     if sorted(ids) != list(range(spec.size)):
-        if spec.size == 1:
-            return Mesh((), ids), (None,) * spec.ndim
         raise ShardingError(
             f"the DeviceMesh holds ranks {sorted(ids)}: a mesh numbers its devices 0..N-1, so "
             "renumber the ranks of a sub-mesh (keeping their order) before converting"
