@@ -13,6 +13,7 @@
         [--no-propagate]
     shardonnay convert program.mlir --from gspmd|shard|sdy --to sdy|gspmd|shard
     shardonnay convert --sharding TEXT --shape 8x6 [--mesh MESH] --from FORMAT --to FORMAT
+    shardonnay onnx check|infer|show MODEL.onnx ...
 
 Errors in the input are printed as `error: ...` (with the source line and a
 caret for syntax errors) and exit with status 1, without a traceback.
@@ -31,6 +32,7 @@ from shardonnay.cli import (
     explain,
     fmt,
     layout,
+    onnx,
     opt,
     partition,
     propagate,
@@ -40,7 +42,7 @@ from shardonnay.cli import (
 from shardonnay.errors import ShardonnayError
 
 #: The commands, in the order `--help` lists them; each module adds its sub-parser.
-COMMANDS = (layout, fmt, run, propagate, explain, show, opt, partition, convert)
+COMMANDS = (layout, fmt, run, propagate, explain, show, opt, partition, convert, onnx)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
