@@ -469,3 +469,38 @@ def test_text_forms(text, canonical):
 def test_bad_text(text, message):
     with pytest.raises(ParseError, match=message):
         DTensorSharding.parse(text)
+
+
+# -- the command ---------------------------------------------------------------------------
+
+
+def test_convert_command_reads_and_writes_dtensor(capsys):
+    from shardonnay.cli import main
+
+    fsdp_tp = "mesh=(2, 2) names=(dp, tp) placements=(_StridedShard(0, split_factor=2), Shard(0))"
+    args = ["convert", "--sharding", fsdp_tp, "--from", "dtensor", "--shape", "8x8"]
+    assert main(args) == 0
+    assert capsys.readouterr().out == (
+        'sdy.mesh @mesh = <["dp"=2, "tp"=2]>\n#sdy.sharding<@mesh, [{"tp", "dp"}, {}]>\n'
+    )
+    sdy = '<@mesh, [{"y", "x"}, {}], unreduced=max{"z"}>'
+    args = ["convert", "--sharding", sdy, "--mesh", '<["x"=2, "y"=4, "z"=2]>', "--from", "sdy"]
+    assert main([*args, "--to", "dtensor", "--shape", "16x3"]) == 0
+    assert capsys.readouterr().out == (
+        "mesh=(2, 4, 2) names=(x, y, z) "
+        "placements=(_StridedShard(0, split_factor=4), Shard(0), Partial(max))\n"
+    )
+    # Onto a given mesh: the DeviceMesh's dims found among its (sub-)axes.
+    args = ["convert", "--sharding", "mesh=(2, 2) placements=(S(0), R)", "--from", "dtensor"]
+    assert main([*args, "--mesh", '<["x"=4]>', "--shape", "8"]) == 0
+    assert capsys.readouterr().out.endswith('#sdy.sharding<@mesh, [{"x":(1)2}]>\n')
+
+
+def test_convert_command_says_why_not(capsys):
+    from shardonnay.cli import main
+
+    args = ["convert", "--sharding", "mesh=(2, 2) placements=(S(0), S(0))", "--from", "dtensor"]
+    assert main([*args, "--to", "gspmd", "--shape", "5"]) == 1
+    assert "error: dim 0 (size 5) is split by several mesh dims" in capsys.readouterr().err
+    assert main([*args[:2], "mesh=(2,) placements=(Shard(0)", *args[3:], "--shape", "4"]) == 1
+    assert "error: <string>:1:" in capsys.readouterr().err

@@ -10,7 +10,7 @@ module read from a file). A new language is one row: a `ShardingFormat` or a
     shardonnay convert program.mlir --from gspmd --to sdy
 
 >>> sorted(SHARDING_FORMATS)
-['gspmd', 'sdy', 'shard']
+['dtensor', 'gspmd', 'sdy', 'shard']
 >>> fmt = SHARDING_FORMATS["gspmd"]
 >>> sharding, mesh = fmt.read("{devices=[2,2]<=[4]}", None, (4, 4))
 >>> print(SHARDING_FORMATS["sdy"].write(sharding, mesh, (4, 4)))
@@ -111,6 +111,22 @@ def _write_shard(sharding: TensorSharding, mesh: Mesh, shape: Shape) -> str:
     return f"shard.grid @grid(shape = {grid})\nsplit_axes = {format_split_axes(split_axes)}"
 
 
+def _read_dtensor(text: str, mesh_text: str | None, shape: Shape) -> tuple[TensorSharding, Mesh]:
+    from shardonnay.interop.dtensor import DTensorSharding, to_tensor_sharding
+
+    mesh = Mesh.parse(mesh_text) if mesh_text is not None else None
+    dtensor = DTensorSharding.parse(text)
+    sharding, mesh = to_tensor_sharding(dtensor, len(shape), shape=shape, mesh=mesh)
+    sharding.validate(mesh, shape)
+    return sharding, mesh
+
+
+def _write_dtensor(sharding: TensorSharding, mesh: Mesh, shape: Shape) -> str:
+    from shardonnay.interop.dtensor import from_tensor_sharding
+
+    return str(from_tensor_sharding(sharding, mesh, shape=shape))
+
+
 #: One tensor's sharding: format name -> how to read and write it.
 SHARDING_FORMATS: dict[str, ShardingFormat] = {
     "sdy": ShardingFormat(
@@ -127,6 +143,12 @@ SHARDING_FORMATS: dict[str, ShardingFormat] = {
         "the MLIR shard dialect's split_axes [[0, 1], []]; --mesh gives the grid shape (2x4)",
         _read_shard,
         _write_shard,
+    ),
+    "dtensor": ShardingFormat(
+        "PyTorch DTensor's mesh=(2, 4) names=(dp, tp) placements=(Shard(0), Replicate()); "
+        "--mesh to read onto a given sdy mesh",
+        _read_dtensor,
+        _write_dtensor,
     ),
 }
 
