@@ -120,7 +120,10 @@ def _program(jax, module_or_f: Any, args: tuple, kwargs: dict):
         if kwargs:
             raise ShardonnayError("a Module takes positional inputs only")
         return module_or_f, list(args), None
-    lowered = lowered_of(module_or_f, *args, **kwargs)
+    from jax import stages
+
+    specialised = isinstance(module_or_f, stages.Lowered | stages.Traced)
+    lowered = lowered_of(module_or_f) if specialised else lowered_of(module_or_f, *args, **kwargs)
     module = parse_module(lowered.as_text(debug_info=True), "<lowered by jax>")
     leaves = jax.tree_util.tree_leaves((args, kwargs))
     kept = getattr(getattr(lowered, "_lowering", None), "compile_args", {}).get("kept_var_idx")
