@@ -297,9 +297,7 @@ def _annotate(
     """Inserts `shard.sharding` + `shard.shard` of `value` before `anchor` (or after)."""
     if not isinstance(sharding.mesh, str):
         raise ShardingError(f"{sharding} inlines its mesh; a shard.sharding names a grid")
-    split = sharding_to_split_axes(sharding, meshes.get(sharding.mesh))
-    while split and not split[-1]:
-        split = split[:-1]
+    split = sharding_to_split_axes(sharding, meshes.get(sharding.mesh))  # one list per dim
     definition = Op(
         "shard.sharding",
         [],
