@@ -98,6 +98,14 @@ def test_text_local_shapes_offsets_and_rows_are_dtensors():
         dtensor = DTensorSharding.parse(case["text"])
         shape = case["shape"]
         assert str(dtensor) == case["text"]
+        # The recorder's global tensor: `distribute_tensor` divides by the Partial(sum) ranks.
+        scale = math.prod(
+            n
+            for n, p in zip(dtensor.device_mesh.shape, dtensor.placements, strict=True)
+            if isinstance(p, Partial) and p.reduce_op == "sum"
+        )
+        flat = np.arange(math.prod(shape), dtype=np.float64).reshape(shape)
+        locals_ = dtensor.local_tensors(flat * scale)
         for rank, (local_shape, offset, runs) in case["ranks"].items():
             got = dtensor.local_shape_and_global_offset(shape, int(rank))
             assert got == (tuple(local_shape), tuple(offset)), (case["text"], shape, rank)
@@ -107,6 +115,8 @@ def test_text_local_shapes_offsets_and_rows_are_dtensors():
                 ):
                     expected = [i for start, stop in dim_runs for i in range(start, stop)]
                     assert indices.tolist() == expected, (case["text"], shape, rank)
+                rows = [[i for a, b in dim_runs for i in range(a, b)] for dim_runs in runs]
+                np.testing.assert_array_equal(locals_[int(rank)], flat[np.ix_(*rows)])
 
 
 def test_shard_order_is_dtensors_decoding():
@@ -412,6 +422,16 @@ def test_sharding_without_equivalent():
         to_tensor_sharding(DTensorSharding(other, (Shard(0),)), 1, mesh=Mesh({"x": 2, "y": 2}))
     with pytest.raises(ShardingError, match="mixed Partial reductions"):
         DTensorSharding(DeviceMeshSpec((2, 2)), (Partial("sum"), Partial("max")))
+
+
+def test_negative_dims_and_inlined_meshes():
+    dtensor = DTensorSharding.parse("mesh=(2, 3) names=(a, b) placements=(Shard(-1), Shard(0))")
+    assert dtensor.normalized(2).placements == (Shard(1), Shard(0))
+    sharding, mesh = to_tensor_sharding(dtensor, 2, mesh_name=None)
+    assert sharding.mesh == mesh
+    assert str(sharding) == '#sdy.sharding<mesh<["a"=2, "b"=3]>, [{"b"}, {"a"}]>'
+    assert from_tensor_sharding(sharding) == dtensor.normalized(2)
+    assert_same_data(dtensor.normalized(2), sharding, None, (3, 5))
 
 
 def test_one_device_meshes():
