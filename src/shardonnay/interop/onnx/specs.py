@@ -238,6 +238,11 @@ def spec_to_sharding(
     dims = spec.normalized_dims(rank)
     holders = spec.holders()
     used = spec.device_set
+    for device in sorted(used):
+        if sum(device in h for h in holders) > 1:
+            raise ShardingError(
+                f"spec of {spec.tensor_name!r}: device {device} holds several shards"
+            )
     missing = sorted(set(mesh.device_list) - used)
     if missing:
         raise ShardingError(
@@ -247,17 +252,12 @@ def spec_to_sharding(
     outside = sorted(used - set(mesh.device_list))
     if outside:
         raise ShardingError(f"spec of {spec.tensor_name!r} names device(s) {outside} not in {mesh}")
-    counts = [sum(d in h for h in holders) for d in mesh.device_list]
-    if max(counts) > 1:
-        device = mesh.device_list[counts.index(max(counts))]
-        raise ShardingError(f"spec of {spec.tensor_name!r}: device {device} holds several shards")
     index_of = {d: spec.shard_of(d) for d in mesh.device_list}
-    atoms = _atoms(mesh)
-    free = list(atoms)
+    taken: list[AxisRef] = []
     axes_per_dim: dict[int, tuple[AxisRef, ...]] = {}
     for position, (axis, shards) in enumerate(dims):
         chosen = _match_dim(
-            {d: index[position] for d, index in index_of.items()}, shards, free, mesh
+            {d: index[position] for d, index in index_of.items()}, shards, taken, mesh
         )
         if chosen is None:
             raise ShardingError(
@@ -265,61 +265,49 @@ def spec_to_sharding(
                 f"{axis} follow no order of the axes of {mesh} (their device order would need "
                 "another mesh)"
             )
-        for atom in chosen:
-            free.remove(atom)
-        axes_per_dim[axis] = _merged([_atom_ref(a, mesh) for a in chosen], mesh)
+        taken += chosen
+        axes_per_dim[axis] = _merged(chosen, mesh)
     return TensorSharding(
         mesh_name, tuple(DimSharding(axes_per_dim.get(i, ())) for i in range(rank))
     )
 
 
-# A prime-sized piece of a mesh axis: (axis name, pre-size, size).
-_Atom = tuple[str, int, int]
-
-
-def _atoms(mesh: Mesh) -> list[_Atom]:
+def _candidates(mesh: Mesh) -> list[AxisRef]:
+    """Every axis and sub-axis of `mesh` of size > 1, bigger ones first."""
     out = []
     for name, size in mesh.axes:
-        pre = 1
-        for p in _prime_factors(size):
-            out.append((name, pre, p))
-            pre *= p
-    return out
-
-
-def _atom_coordinate(atom: _Atom, device: int, mesh: Mesh) -> int:
-    name, pre, size = atom
-    full = mesh.axis_size(name)
-    return (mesh.coords_of(device)[mesh.axis_index(name)] // (full // (pre * size))) % size
+        for pre in range(1, size + 1):
+            for part in range(size // pre, 1, -1):
+                if size % (pre * part) == 0:
+                    whole = pre == 1 and part == size
+                    out.append(AxisRef(name) if whole else AxisRef.sub(name, pre, part))
+    return sorted(out, key=lambda a: -a.size(mesh))
 
 
 def _match_dim(
-    index: Mapping[int, int], shards: int, free: list[_Atom], mesh: Mesh
-) -> list[_Atom] | None:
-    """Atoms, major first, whose mixed-radix coordinate is `index` on every device."""
-    chosen: list[_Atom] = []
+    index: Mapping[int, int], shards: int, taken: list[AxisRef], mesh: Mesh
+) -> list[AxisRef] | None:
+    """Axes, major first, free of `taken`, whose mixed-radix coordinate is
+    `index` on every device (the largest that fits at each step)."""
+    chosen: list[AxisRef] = []
     remaining = shards
     rest = dict(index)
+    coords = {d: mesh.coords_of(d) for d in rest}
     while remaining > 1:
-        for atom in free:
-            if atom in chosen or remaining % atom[2]:
+        for ref in _candidates(mesh):
+            size = ref.size(mesh)
+            if remaining % size or any(ref.overlaps(t) for t in [*taken, *chosen]):
                 continue
-            stride = remaining // atom[2]
-            if all(rest[d] // stride == _atom_coordinate(atom, d, mesh) for d in rest):
-                chosen.append(atom)
+            stride = remaining // size
+            position = mesh.axis_index(ref.name)
+            if all(rest[d] // stride == ref.coordinate(coords[d][position], mesh) for d in rest):
+                chosen.append(ref)
                 rest = {d: i % stride for d, i in rest.items()}
                 remaining = stride
                 break
         else:
             return None
     return chosen
-
-
-def _atom_ref(atom: _Atom, mesh: Mesh) -> AxisRef:
-    name, pre, size = atom
-    if pre == 1 and size == mesh.axis_size(name):
-        return AxisRef(name)
-    return AxisRef.sub(name, pre, size)
 
 
 def _merged(refs: list[AxisRef], mesh: Mesh) -> tuple[AxisRef, ...]:
