@@ -39,7 +39,7 @@ from shardonnay.ir.attributes import (
     SymbolRefAttr,
 )
 from shardonnay.ir.core import Block, Module, Op, Region, Value
-from shardonnay.ir.dense import HEX_THRESHOLD, decode_dense, dense_body
+from shardonnay.ir.dense import HEX_THRESHOLD
 from shardonnay.ir.floats import float_from_bits
 from shardonnay.ir.structure import MAX_REGION_DEPTH
 from shardonnay.ir.types import (
@@ -61,6 +61,7 @@ from shardonnay.sharding import (
 )
 from shardonnay.sharding_rule import read_op_sharding_rule
 from shardonnay.syntax.cursor import _SPACE, _SPACE_START, Cursor
+from shardonnay.syntax.dense_literal import DenseLiteralError, canonical_dense_body
 
 _SSA_USE = re.compile(r"%([A-Za-z0-9_$.\-]+)(?:#(\d+))?")
 _RESULT_DEF = re.compile(r"%([A-Za-z0-9_$.\-]+)(?::(\d+))? = ")
@@ -303,7 +304,10 @@ class Parser(Cursor):
             t = self.type()
             if not isinstance(t, TensorType):
                 raise self.error("expected a tensor type for a dense literal")
-            return DenseElementsAttr(_canonical_dense_body(body, t), t)
+            try:
+                return DenseElementsAttr(_canonical_dense_body(body, t), t)
+            except DenseLiteralError as e:
+                raise self.error(e.message, pos + 6 + e.offset) from None
         if text.startswith("array<", pos):
             return self._dense_array()
         if text.startswith("true", pos) and not _is_ident_char(text, pos + 4):
@@ -758,20 +762,16 @@ class Parser(Cursor):
 
 
 def _canonical_dense_body(body: str, type: TensorType) -> str:
-    """The text MLIR prints for `dense<body>`: splats collapse, lists of at
-    most 100 elements are written out, longer ones as hex."""
+    """The text MLIR prints for `dense<body>` (see `syntax.dense_literal`), memoized."""
     if body.startswith('"') and type.num_elements > HEX_THRESHOLD:
         expected = 2 + 2 * type.num_elements * _element_bytes(type.element_type)
-        if len(body) - 2 == expected:  # already hex of every element
+        if len(body) - 2 == expected and _HEX_BODY.fullmatch(body):  # hex of every element
             return body
     key = (body, type)
     cached = _DENSE_CACHE.get(key)
     if cached is None:
-        try:
-            cached = dense_body(decode_dense(body, type), type.element_type)
-        except (ShardonnayError, ValueError, OverflowError):
-            cached = body  # a literal we cannot decode is kept as written
-        if len(_DENSE_CACHE) < 10_000:
+        cached = canonical_dense_body(body, type)
+        if len(_DENSE_CACHE) < 10_000 and len(body) < 10_000:
             _DENSE_CACHE[key] = cached
     return cached
 
@@ -783,6 +783,7 @@ def _element_bytes(element_type: str) -> int:
         return 0
 
 
+_HEX_BODY = re.compile(r'"0x[0-9A-Fa-f]*"')
 _DENSE_CACHE: dict[tuple[str, TensorType], str] = {}
 
 
