@@ -39,6 +39,7 @@ from shardonnay.cli import (
     run,
     show,
 )
+from shardonnay.cli.progress_bar import progress_on_stderr
 from shardonnay.errors import ShardonnayError
 
 #: The commands, in the order `--help` lists them; each module adds its sub-parser.
@@ -54,7 +55,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         with warnings.catch_warnings():
             warnings.showwarning = _print_warning
-            return args.run(args)
+            with progress_on_stderr(enabled=not getattr(args, "quiet", False)):
+                return args.run(args)
     except ShardonnayError as e:
         print(f"error: {e}", file=sys.stderr)
         return 1

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from shardonnay.cli.inputs import add_propagation_options, read_input
+from shardonnay.cli.progress_bar import add_quiet_option
 
 
 def add_command(commands: argparse._SubParsersAction) -> None:
@@ -36,6 +37,7 @@ def add_command(commands: argparse._SubParsersAction) -> None:
         help="explain Shardy's propagation pass alone (as 'propagate --no-pipeline') instead "
         "of sdy-propagation-pipeline",
     )
+    add_quiet_option(explain)
     explain.set_defaults(run=run, command_parser=explain)
 
 

@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from shardonnay.cli.inputs import read_input
+from shardonnay.cli.progress_bar import add_quiet_option
 from shardonnay.partition.numerics import ROUNDING
 
 
@@ -102,6 +103,7 @@ def add_command(commands: argparse._SubParsersAction) -> None:
         action="store_true",
         help="print the global program with explicit sdy collectives instead",
     )
+    add_quiet_option(partition)
     partition.set_defaults(run=run)
 
 

@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from shardonnay.cli.inputs import add_propagation_options, read_input
+from shardonnay.cli.progress_bar import add_quiet_option
 
 
 def add_command(commands: argparse._SubParsersAction) -> None:
@@ -39,6 +40,7 @@ def add_command(commands: argparse._SubParsersAction) -> None:
         help="run Shardy's propagation pass alone (sdy-<strategy>-propagate: open dims stay "
         "open, no import/export steps) instead of sdy-propagation-pipeline",
     )
+    add_quiet_option(propagate)
     propagate.set_defaults(run=run, command_parser=propagate)
 
 

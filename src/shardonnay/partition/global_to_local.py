@@ -122,6 +122,7 @@ from shardonnay.partition.local_shardings import (
     mesh_of,
     next_channel,
 )
+from shardonnay.progress import tracker
 from shardonnay.runtime.simulator import device_count
 from shardonnay.sharding import TensorSharding
 
@@ -282,9 +283,12 @@ class _Conversion:
         for i, arg in enumerate(func.arguments):
             self._mark_unreduced(arg, func.arg_attrs(i).get("sdy.sharding"))
             self.reaches[block.arguments[i]] = self._reach(arg)
+        steps = tracker(f"partitioning @{func.name}", len(func.body.ops))
         with self.ctx.builder.at_end(block):
             for op in func.body.ops:
                 self._op(op)
+                steps.advance()
+        steps.finish()
         return new
 
     def _note_global_shapes(self, func: Func, new: Func) -> None:

@@ -78,6 +78,7 @@ from typing import Any, Literal
 
 from shardonnay.ir.core import Block, Func, Module, Op, Value
 from shardonnay.ir.types import TensorType
+from shardonnay.progress import tracker
 from shardonnay.propagation.data_flow import (
     DATA_FLOW_OPS,
     DataFlowEdge,
@@ -272,6 +273,7 @@ class _Driver(ShardingStore):
         self.stage: int | None = None
         # Told about every change of a sharding (see `propagate`'s `recorder`).
         self.recorder: Any = None
+        self.sweeps = 0  # for progress reports
         self._result_ref: tuple[Func, int] | None = None
         self._current: Item | None = None
         self._step: Any = None
@@ -327,9 +329,12 @@ class _Driver(ShardingStore):
         queued = self._queued = set(stack)
         visit, items, erasable = self._visit, self._items, self._erasable
         changed = erased = False
+        self.sweeps += 1
+        steps = tracker(f"propagating (sweep {self.sweeps})", len(stack))
         while stack:
             item = stack.pop()
             queued.discard(item)
+            steps.advance()
             if item not in items:  # erased since it was pushed
                 continue
             self._current = item
@@ -340,6 +345,7 @@ class _Driver(ShardingStore):
             changed |= visit(item)
         if erased:
             self.order = [item for item in self.order if item in items]
+        steps.finish()
         return changed
 
     def _erase(self, op: Op) -> None:

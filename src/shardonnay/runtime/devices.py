@@ -29,9 +29,10 @@ from typing import Any
 import numpy as np
 
 from shardonnay.errors import IRError, UnsupportedOpError
-from shardonnay.ir.core import Module, Op, Region
+from shardonnay.ir.core import Block, Module, Op, Region, Value
 from shardonnay.mesh import Mesh
 from shardonnay.ops import collectives
+from shardonnay.progress import Tracker, tracker
 from shardonnay.runtime.interpreter import Interpreter
 
 
@@ -220,9 +221,28 @@ def run_devices(
 ) -> list[list[np.ndarray]]:
     """Runs `region` on every device of `devices` (device `i` on `args[i]`), in lockstep."""
     lockstep = Lockstep(devices.count)
+    steps = tracker(f"simulating {devices.count} devices", max(len(region.entry.ops) - 1, 0))
 
     def program(i: int) -> Callable[[], list[np.ndarray]]:
-        interp = DeviceInterpreter(module, devices, i, lockstep)
+        if i == 0 and isinstance(steps, Tracker):
+            interp = _ReportingInterpreter(module, devices, i, lockstep, region.entry, steps)
+        else:
+            interp = DeviceInterpreter(module, devices, i, lockstep)
         return lambda: interp.run_region(region, list(args[i]), {})
 
-    return run_lockstep(lockstep, [program(i) for i in range(devices.count)])
+    results = run_lockstep(lockstep, [program(i) for i in range(devices.count)])
+    steps.finish()
+    return results
+
+
+class _ReportingInterpreter(DeviceInterpreter):
+    """A device that advances a progress `Tracker` per op of the `top` block it runs."""
+
+    def __init__(self, module, devices, index, lockstep, top: Block, steps: Tracker):
+        super().__init__(module, devices, index, lockstep)
+        self.top, self.steps = top, steps
+
+    def _step(self, op: Op, env: dict[Value, np.ndarray]) -> None:
+        super()._step(op, env)
+        if op.parent is self.top:
+            self.steps.advance()
