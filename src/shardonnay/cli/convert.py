@@ -178,6 +178,18 @@ def _write_gspmd_module(module) -> str:
     return export_gspmd(module).to_text()
 
 
+def _read_shard_module(text: str, source: str):
+    from shardonnay.interop.shard_program import import_shard
+
+    return import_shard(_read_sdy_module(text, source))
+
+
+def _write_shard_module(module) -> str:
+    from shardonnay.interop.shard_program import export_shard
+
+    return export_shard(module).to_text()
+
+
 #: Whole modules: format name -> how to read one into sdy and write one back.
 MODULE_FORMATS: dict[str, ModuleFormat] = {
     "sdy": ModuleFormat(
@@ -187,6 +199,11 @@ MODULE_FORMATS: dict[str, ModuleFormat] = {
         "StableHLO with mhlo.sharding attributes and @Sharding / shard_map custom calls",
         _read_gspmd_module,
         _write_gspmd_module,
+    ),
+    "shard": ModuleFormat(
+        "the MLIR shard dialect: shard.grid, shard.sharding and shard.shard",
+        _read_shard_module,
+        _write_shard_module,
     ),
 }
 
