@@ -336,6 +336,24 @@ class TensorShardingPerValue:
         return self.shardings[i]
 
 
+def placement_sharding(
+    per_value: TensorShardingPerValue, num_results: int
+) -> TensorSharding | None:
+    """The sharding that says where an op without results runs, or None.
+
+    Shardy accepts one `sdy.sharding` of rank 0 on an op that has no results
+    (`<@maximal_mesh_0, []>` on the host callback of `jax.debug.print`): it
+    places the op (on device 0) rather than describing a value.
+
+    >>> per_value = TensorShardingPerValue.parse("#sdy.sharding_per_value<[<@m, []>]>")
+    >>> placement_sharding(per_value, 0).mesh, placement_sharding(per_value, 1)
+    ('m', None)
+    """
+    if num_results != 0 or len(per_value) != 1 or per_value.shardings[0].rank != 0:
+        return None
+    return per_value.shardings[0]
+
+
 @dataclass(frozen=True, slots=True)
 class ManualAxes:
     """The axes a manual computation is manual on: `#sdy<manual_axes{"a", "b"}>`."""

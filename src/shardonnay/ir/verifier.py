@@ -36,7 +36,12 @@ from shardonnay.ir.types import FunctionType, TensorType, Type
 from shardonnay.mesh import Mesh
 from shardonnay.ops.registry import is_registered, lookup
 from shardonnay.propagation.rules import RULE_ATTRIBUTE
-from shardonnay.sharding import ManualAxes, TensorSharding, TensorShardingPerValue
+from shardonnay.sharding import (
+    ManualAxes,
+    TensorSharding,
+    TensorShardingPerValue,
+    placement_sharding,
+)
 from shardonnay.sharding_rule import OpShardingRule
 
 _TERMINATOR_SUFFIXES = (".return", ".yield")
@@ -285,6 +290,8 @@ class _Verifier:
                     types = list(op.result_types)
                 else:
                     types = [None] * len(value)
+                if key == "sdy.sharding" and placement_sharding(value, len(types)) is not None:
+                    types = [None]  # where an op without results runs, as Shardy accepts it
                 if key == "sdy.sharding" and len(value) != len(types):
                     raise self.fail(
                         op, f"{key} has {len(value)} shardings for {len(types)} results"

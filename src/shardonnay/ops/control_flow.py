@@ -360,11 +360,6 @@ class ReturnOp(OpDef):
 # -- stablehlo.custom_call -------------------------------------------------------------------
 
 
-# Custom calls that annotate values for the partitioner: identities on the global program.
-_IDENTITY_TARGETS = ("Sharding", "annotate_device_placement")
-# Calls that convert between a global value and the per-device shards of a manual
-# computation: the identity only when no dimension is split.
-_SHARD_SHAPE_TARGETS = ("SPMDFullToShardShape", "SPMDShardToFullShape")
 _CUSTOM_CALL_ATTRS = (
     "api_version",
     "backend_config",
@@ -382,9 +377,10 @@ class CustomCallOp(OpDef):
 
     `call_target_name` is the `@target`; `api_version = 1 : i32`,
     `has_side_effect = false` and empty `called_computations` and
-    `output_operand_aliases` are not printed. The interpreter knows the
-    partitioner's annotations (`@Sharding`, `@annotate_device_placement`:
-    identities); any other target raises `UnsupportedOpError`.
+    `output_operand_aliases` are not printed. What the interpreter runs for
+    each target is in `shardonnay.ops.custom_calls` (the partitioner's
+    annotations, LAPACK and GPU solver kernels, host callbacks); any other
+    target raises `UnsupportedOpError`.
     """
 
     pure = False
@@ -434,22 +430,16 @@ class CustomCallOp(OpDef):
         return None if rule is None else rule(op)
 
     def evaluate(self, op: Op, args: list, interp) -> list:
+        from shardonnay.ops.custom_calls import semantics
+
         target = _target(op)
-        if target in _IDENTITY_TARGETS or target in _SHARD_SHAPE_TARGETS:
-            if len(args) != 1 or len(op.results) != 1:
-                raise IRError(f"custom call @{target} takes one operand and has one result")
-            if target in _SHARD_SHAPE_TARGETS and op.operands[0].type != op.result_types[0]:
-                raise UnsupportedOpError(
-                    f"custom call @{target} changes the shape "
-                    f"({op.operands[0].type} to {op.result_types[0]}): it converts between a "
-                    "global value and per-device shards, which the global program cannot "
-                    "represent"
-                )
-            return [args[0]]
-        raise UnsupportedOpError(
-            f"stablehlo.custom_call @{target}: the interpreter has no semantics for this "
-            "call target"
-        )
+        run = semantics(target)
+        if run is None:
+            raise UnsupportedOpError(
+                f"stablehlo.custom_call @{target}: the interpreter has no semantics for this "
+                "call target"
+            )
+        return run(op, args)
 
 
 def _target(op: Op) -> str:

@@ -28,7 +28,12 @@ from shardonnay.mesh import Mesh
 from shardonnay.partition.cost import SDY_COLLECTIVES
 from shardonnay.partition.local_context import partition_error
 from shardonnay.partition.local_maximal import maximal_device
-from shardonnay.sharding import DimSharding, TensorSharding, TensorShardingPerValue
+from shardonnay.sharding import (
+    DimSharding,
+    TensorSharding,
+    TensorShardingPerValue,
+    placement_sharding,
+)
 
 RESHARDS = ("sdy.sharding_constraint", "sdy.reshard")
 
@@ -120,6 +125,8 @@ def op_shardings(op: Op) -> list[tuple[Value, TensorSharding]]:
     per_value = op.attributes.get("sdy.sharding")
     if not isinstance(per_value, TensorShardingPerValue):
         return []
+    if placement_sharding(per_value, len(op.results)) is not None:
+        return []  # where an op without results runs: it has no values to make local
     out = list(zip(op.results, per_value.shardings, strict=True))
     if name == "stablehlo.while":
         for region in op.regions:

@@ -66,7 +66,7 @@ from shardonnay.propagation.shard_by_shard import Verdict, check_shard_by_shard
 from shardonnay.propagation.sharding_groups import get_sharding
 from shardonnay.propagation.validation import PropagationWarning
 from shardonnay.runtime.interpreter import Interpreter
-from shardonnay.sharding import TensorSharding, TensorShardingPerValue
+from shardonnay.sharding import TensorSharding, TensorShardingPerValue, placement_sharding
 from shardonnay.syntax.mlir_writer import OpPrinter
 
 __all__ = [
@@ -325,7 +325,11 @@ def _invalid_shardings(module: Module, names: _ValueNames) -> Iterator[Finding]:
             )
     for op in module.walk():
         per_value = op.attributes.get(SHARDING)
-        if isinstance(per_value, TensorShardingPerValue) and len(per_value) != len(op.results):
+        if (
+            isinstance(per_value, TensorShardingPerValue)
+            and len(per_value) != len(op.results)
+            and placement_sharding(per_value, len(op.results)) is None
+        ):
             yield Finding(
                 FindingKind.INVALID_SHARDING,
                 op.name,

@@ -1,0 +1,326 @@
+"""What `stablehlo.custom_call` targets compute: one entry per call target.
+
+`semantics(target)` is the numpy function the reference interpreter runs for
+a `stablehlo.custom_call @target` (`(op, args) -> results`), or None when
+shardonnay does not know the target. Known are:
+
+- the partitioner's annotations (`@Sharding`, `@annotate_device_placement`:
+  identities; `@SPMDFullToShardShape` / `@SPMDShardToFullShape` where they
+  keep the shape);
+- the LAPACK kernels JAX's CPU lowering calls (`@lapack_sgesdd_ffi`, ...: LU,
+  QR, Cholesky, triangular solves, symmetric and general eigenproblems,
+  SVD; `s`, `d`, `c`, `z` for f32, f64, complex64, complex128), the GPU
+  solvers that compute the same (`@cusolver_*_ffi`, `@hipsolver_*_ffi`,
+  `@cu_lu_pivots_to_permutation`, ...) and XLA's own (`@Qr`,
+  `@ProductOfElementaryHouseholderReflectors`, `@Eigh`, `@LuDecomposition`),
+  computed by `shardonnay.ops.lapack`;
+- host callbacks (`jax.pure_callback`, `jax.experimental.io_callback`,
+  `jax.debug.print`): a callback calls a Python function that is not part of
+  the program. One without results (`jax.debug.print`, `jax.debug.callback`)
+  cannot change the program's results and is skipped (nothing is printed);
+  one with results raises `UnsupportedOpError`.
+
+>>> import numpy as np
+>>> from shardonnay.syntax.mlir_reader import parse_module
+>>> m = parse_module('''func.func @main(%a: tensor<2x2xf32>) -> tensor<2x2xf32> {
+...   %0:2 = stablehlo.custom_call @lapack_spotrf_ffi(%a) {mhlo.backend_config = {uplo = 76 : ui8}}
+...       : (tensor<2x2xf32>) -> (tensor<2x2xf32>, tensor<i32>)
+...   return %0#0 : tensor<2x2xf32>
+... }''')
+>>> from shardonnay.runtime.interpreter import run
+>>> run(m, np.array([[4.0, 2.0], [2.0, 5.0]]))[0].tolist()
+[[2.0, 2.0], [1.0, 2.0]]
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+import numpy as np
+
+from shardonnay.errors import IRError, UnsupportedOpError
+from shardonnay.ir.attributes import IntegerAttr
+from shardonnay.ir.core import Op
+from shardonnay.ir.types import TensorType
+from shardonnay.ops import lapack
+
+Semantics = Callable[[Op, list], list]
+
+__all__ = ["CALLBACK_TARGETS", "semantics"]
+
+#: Calls into the Python function of `jax.pure_callback`, `io_callback`, `jax.debug.*`.
+CALLBACK_TARGETS = frozenset(
+    {
+        "xla_ffi_python_cpu_callback",
+        "xla_ffi_python_gpu_callback",
+        "xla_ffi_partitioned_python_cpu_callback",
+        "xla_ffi_partitioned_python_gpu_callback",
+        "xla_python_cpu_callback",
+        "xla_python_gpu_callback",
+    }
+)
+
+
+def semantics(target: str) -> Semantics | None:
+    """The numpy semantics of custom call `@target`, or None.
+
+    >>> semantics("lapack_dgesdd_ffi") is semantics("cusolver_gesvdj_ffi")  # the same SVD
+    True
+    >>> semantics("my_kernel") is None
+    True
+    """
+    if target in _TABLE:
+        return _TABLE[target]
+    if target in CALLBACK_TARGETS:
+        return _callback
+    match = _LAPACK.fullmatch(target)
+    if match is not None:
+        return _LAPACK_ROUTINES.get(match["routine"])
+    match = _GPU_SOLVER.fullmatch(target)
+    if match is not None:
+        return _GPU_ROUTINES.get(match["routine"])
+    return None
+
+
+_LAPACK = re.compile(r"lapack_(?P<type>[sdcz])(?P<routine>[a-z0-9]+)_ffi")
+_GPU_SOLVER = re.compile(r"(?:cu|hip)(?:solver|blas)_(?P<routine>[a-z0-9_]+?)(?:_batched)?_ffi")
+
+
+# -- attributes --------------------------------------------------------------------------------
+
+
+def _config(op: Op) -> dict:
+    config = op.attributes.get("mhlo.backend_config", {})
+    return config if isinstance(config, dict) else {}
+
+
+def _char(op: Op, key: str, default: str) -> str:
+    """A LAPACK character option (`uplo = 76 : ui8` is 'L')."""
+    value = _config(op).get(key)
+    if value is None:
+        return default
+    if not isinstance(value, IntegerAttr) or not 0 < value.value < 128:
+        raise IRError(f"custom call @{_target(op)}: {key} must be a character code, got {value}")
+    return chr(value.value).upper()
+
+
+def _flag(op: Op, key: str, default: bool) -> bool:
+    value = _config(op).get(key, default)
+    if isinstance(value, IntegerAttr):
+        return bool(value.value)
+    if not isinstance(value, bool):
+        raise IRError(f"custom call @{_target(op)}: {key} must be a bool, got {value}")
+    return value
+
+
+def _lower(op: Op) -> bool:
+    """Which triangle: `lower = true` (GPU solvers) or `uplo = 76 : ui8` ('L', LAPACK)."""
+    if "lower" in _config(op):
+        return _flag(op, "lower", True)
+    return _char(op, "uplo", "L") == "L"
+
+
+def _target(op: Op) -> str:
+    return str(op.attributes.get("call_target_name"))
+
+
+def _expect(op: Op, operands: int, results: int, args: list) -> None:
+    if len(args) != operands or len(op.results) != results:
+        raise IRError(
+            f"custom call @{_target(op)} takes {operands} operand(s) and has {results} "
+            f"result(s), got {len(args)} and {len(op.results)}"
+        )
+
+
+def _matrix(op: Op, args: list, index: int = 0) -> np.ndarray:
+    array = np.asarray(args[index])
+    if array.ndim < 2:
+        raise IRError(f"custom call @{_target(op)}: operand {index} must be a matrix or a stack")
+    return array
+
+
+def _shape(op: Op, index: int) -> tuple[int, ...]:
+    t = op.result_types[index]
+    if not isinstance(t, TensorType):
+        raise IRError(f"custom call @{_target(op)}: result {index} must be a tensor")
+    return t.shape
+
+
+# -- the routines ------------------------------------------------------------------------------
+
+
+def _identity(op: Op, args: list) -> list:
+    _expect(op, 1, 1, args)
+    target = _target(op)
+    if target.startswith("SPMD") and op.operands[0].type != op.result_types[0]:
+        raise UnsupportedOpError(
+            f"custom call @{target} changes the shape "
+            f"({op.operands[0].type} to {op.result_types[0]}): it converts between a "
+            "global value and per-device shards, which the global program cannot "
+            "represent"
+        )
+    return [args[0]]
+
+
+def _callback(op: Op, args: list) -> list:
+    if not op.results:
+        return []
+    raise UnsupportedOpError(
+        f"custom call @{_target(op)} calls back into a Python function "
+        "(jax.pure_callback or io_callback) that is not part of the program: it cannot run "
+        "here"
+    )
+
+
+def _getrf(op: Op, args: list) -> list:
+    _expect(op, 1, 3, args)
+    return list(lapack.getrf(_matrix(op, args)))
+
+
+def _geqrf(op: Op, args: list) -> list:
+    _expect(op, 1, 2, args)
+    return list(lapack.geqrf(_matrix(op, args)))
+
+
+def _orgqr(op: Op, args: list) -> list:
+    _expect(op, 2, 1, args)
+    q = lapack.orgqr(_matrix(op, args), np.asarray(args[1]))
+    shape = _shape(op, 0)
+    return [q[..., : shape[-2], : shape[-1]]]
+
+
+def _householder_product(op: Op, args: list) -> list:
+    """XLA's `@ProductOfElementaryHouseholderReflectors`: `Q` of the shape of operand 0."""
+    return _orgqr(op, args)
+
+
+def _potrf(op: Op, args: list) -> list:
+    _expect(op, 1, 2, args)
+    lower = _lower(op)
+    return list(lapack.potrf(_matrix(op, args), lower=lower))
+
+
+def _trsm(op: Op, args: list) -> list:
+    _expect(op, 2, 1, args)
+    return [
+        lapack.trsm(
+            _matrix(op, args),
+            _matrix(op, args, 1),
+            left_side=_char(op, "side", "L") == "L",
+            lower=_char(op, "uplo", "L") == "L",
+            transpose=_char(op, "trans_x", "N"),
+            unit_diagonal=_char(op, "diag", "N") == "U",
+        )
+    ]
+
+
+def _syevd(op: Op, args: list) -> list:
+    _expect(op, 1, 3, args)
+    lower = _lower(op)
+    return list(lapack.eigh(_matrix(op, args), lower=lower))
+
+
+def _xla_eigh(op: Op, args: list) -> list:
+    """XLA's `@Eigh`: `(vectors, values)`; `backend_config` "lower,sort,max_iter,tol"."""
+    _expect(op, 1, 2, args)
+    config = op.attributes.get("backend_config", "")
+    fields = config.split(",") if isinstance(config, str) and config else []
+    lower = fields[0] != "0" if fields else True
+    v, w, _ = lapack.eigh(_matrix(op, args), lower=lower)
+    return [v, w]
+
+
+def _gesdd(op: Op, args: list) -> list:
+    """`(a, s, u, vt, info)`; `mode` 'A' (full), 'S' (reduced), 'N' (values only)."""
+    _expect(op, 1, 5, args)
+    a = _matrix(op, args)
+    if "mode" in _config(op):
+        mode = _char(op, "mode", "A")
+        full, compute_uv = mode == "A", mode != "N"
+    else:
+        full = _flag(op, "full_matrices", True)
+        compute_uv = _flag(op, "compute_uv", True)
+    if _flag(op, "transposed", False):
+        raise UnsupportedOpError(
+            f"custom call @{_target(op)} with transposed = true: the interpreter has no "
+            "semantics for the transposed form"
+        )
+    s, u, vh, info = lapack.svd(a, full_matrices=full, compute_uv=compute_uv)
+    return [a, s, _fit(u, _shape(op, 2)), _fit(vh, _shape(op, 3)), info]
+
+
+def _fit(array: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """`array` cut or zero-padded to `shape` (vectors a mode does not compute)."""
+    if array.shape == shape:
+        return array
+    out = np.zeros(shape, array.dtype)
+    region = tuple(slice(0, min(a, b)) for a, b in zip(array.shape, shape, strict=False))
+    if len(array.shape) == len(shape):
+        out[region] = array[region]
+    return out
+
+
+def _geev(op: Op, args: list) -> list:
+    """Real: `(wr, wi, vl, vr, info)`; complex: `(w, vl, vr, info)`."""
+    a = _matrix(op, args)
+    complex_input = a.dtype.kind == "c"
+    _expect(op, 1, 4 if complex_input else 5, args)
+    w, vl, vr, info = lapack.eig(
+        a, left=_char(op, "compute_left", "N") == "V", right=_char(op, "compute_right", "V") == "V"
+    )
+    if complex_input:
+        return [w, vl, vr, info]
+    return [w.real, w.imag, vl, vr, info]
+
+
+def _pivots_to_permutation(op: Op, args: list) -> list:
+    _expect(op, 1, 1, args)
+    return [lapack.pivots_to_permutation(np.asarray(args[0]), _shape(op, 0)[-1])]
+
+
+def _xla_lu(op: Op, args: list) -> list:
+    """XLA's `@LuDecomposition`: `(lu, pivots 0-based, permutation)`."""
+    _expect(op, 1, 3, args)
+    lu, ipiv, _ = lapack.getrf(_matrix(op, args))
+    pivots = ipiv - 1
+    return [lu, pivots, lapack.pivots_to_permutation(pivots, _shape(op, 2)[-1])]
+
+
+_LAPACK_ROUTINES: dict[str, Semantics] = {
+    "getrf": _getrf,
+    "geqrf": _geqrf,
+    "orgqr": _orgqr,
+    "ungqr": _orgqr,
+    "potrf": _potrf,
+    "trsm": _trsm,
+    "syevd": _syevd,
+    "heevd": _syevd,
+    "gesdd": _gesdd,
+    "gesvd": _gesdd,
+    "geev": _geev,
+}
+
+_GPU_ROUTINES: dict[str, Semantics] = {
+    "getrf": _getrf,
+    "geqrf": _geqrf,
+    "orgqr": _orgqr,
+    "potrf": _potrf,
+    "syevd": _syevd,
+    "syevj": _syevd,
+    "gesvd": _gesdd,
+    "gesvdj": _gesdd,
+}
+
+_TABLE: dict[str, Semantics] = {
+    "Sharding": _identity,
+    "annotate_device_placement": _identity,
+    "SPMDFullToShardShape": _identity,
+    "SPMDShardToFullShape": _identity,
+    "cu_lu_pivots_to_permutation": _pivots_to_permutation,
+    "hip_lu_pivots_to_permutation": _pivots_to_permutation,
+    "Qr": _geqrf,
+    "ProductOfElementaryHouseholderReflectors": _householder_product,
+    "Eigh": _xla_eigh,
+    "LuDecomposition": _xla_lu,
+}

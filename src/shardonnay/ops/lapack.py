@@ -1,0 +1,335 @@
+"""Dense linear algebra in numpy, as LAPACK computes it.
+
+The kernels behind JAX's linear algebra on CPU (`lapack_*_ffi` custom calls)
+and GPU (`cusolver_*` / `hipsolver_*`), and behind `stablehlo.cholesky` and
+`stablehlo.triangular_solve`. Every function works on stacks of matrices
+(the last two dims; the leading ones are batch dims) and returns what the
+LAPACK routine writes: packed factors, 1-based pivots, `info` codes. The
+arithmetic is float64 / complex128; results are rounded to the declared
+types by the interpreter.
+
+Where numpy calls the same LAPACK driver (`gesdd`, `syevd`/`heevd`, `geev`,
+`geqrf`), it is used, so that signs of singular and eigen vectors agree with
+LAPACK's; the others are LAPACK's unblocked algorithms (`getf2`, `potf2`,
+`org2r`, `trsm` by substitution): the same factors, up to rounding.
+
+>>> a = np.array([[4.0, 2.0], [2.0, 3.0]])
+>>> factor, info = potrf(a, lower=True)
+>>> np.round(factor, 6).tolist(), int(info)
+([[2.0, 2.0], [1.0, 1.414214]], 0)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = [
+    "eig",
+    "eigh",
+    "geqrf",
+    "getrf",
+    "orgqr",
+    "pivots_to_permutation",
+    "potrf",
+    "svd",
+    "trsm",
+]
+
+
+def _wide(a: np.ndarray) -> np.ndarray:
+    a = np.asarray(a)
+    return a.astype(np.complex128 if a.dtype.kind == "c" else np.float64)
+
+
+def _conj_t(a: np.ndarray) -> np.ndarray:
+    return np.conj(np.swapaxes(a, -1, -2))
+
+
+# -- LU: getrf ---------------------------------------------------------------------------------
+
+
+def getrf(a: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """LU with partial pivoting (`?getrf`): `(lu, ipiv, info)`.
+
+    `lu` holds `L` (unit diagonal, below) and `U` (on and above the
+    diagonal) of `P A = L U`; `ipiv[k]` (1-based) is the row swapped with
+    row `k` at step `k` (the first of the largest `|re| + |im|`, as `i?amax`
+    picks); `info` is the 1-based index of the first exactly zero pivot, or 0.
+
+    >>> lu, ipiv, info = getrf(np.array([[1.0, 2.0], [3.0, 4.0]]))
+    >>> lu.tolist(), ipiv.tolist(), int(info)
+    ([[3.0, 4.0], [0.3333333333333333, 0.6666666666666667]], [2, 2], 0)
+    """
+    lu = _wide(a).copy()
+    *batch, m, n = lu.shape
+    k = min(m, n)
+    flat = lu.reshape(-1, m, n)
+    ipiv = np.zeros((flat.shape[0], k), np.int32)
+    info = np.zeros(flat.shape[0], np.int32)
+    rows = np.arange(flat.shape[0])
+    for j in range(k):
+        column = flat[:, j:, j]
+        magnitude = np.abs(column.real) + np.abs(column.imag)
+        p = j + np.argmax(magnitude, axis=1)
+        ipiv[:, j] = p + 1
+        top, pivot_row = flat[rows, j, :].copy(), flat[rows, p, :].copy()
+        flat[rows, j, :], flat[rows, p, :] = pivot_row, top
+        pivot = flat[:, j, j]
+        zero = pivot == 0
+        info = np.where((info == 0) & zero, j + 1, info).astype(np.int32)
+        safe = np.where(zero, 1, pivot)
+        scaled = flat[:, j + 1 :, j] / safe[:, None]
+        flat[:, j + 1 :, j] = np.where(zero[:, None], flat[:, j + 1 :, j], scaled)
+        flat[:, j + 1 :, j + 1 :] -= flat[:, j + 1 :, j, None] * flat[:, j, None, j + 1 :]
+    return lu, ipiv.reshape(*batch, k), info.reshape(batch)
+
+
+def pivots_to_permutation(pivots: np.ndarray, size: int) -> np.ndarray:
+    """The row permutation of 0-based swap `pivots` (row `k` swapped with row
+    `pivots[k]`, in order) on `size` rows.
+
+    >>> pivots_to_permutation(np.array([2, 2, 2]), 3).tolist()
+    [2, 0, 1]
+    """
+    pivots = np.asarray(pivots)
+    *batch, k = pivots.shape
+    flat = pivots.reshape(-1, k)
+    perm = np.tile(np.arange(size, dtype=np.int64), (flat.shape[0], 1))
+    rows = np.arange(flat.shape[0])
+    for j in range(min(k, size)):
+        p = np.clip(flat[:, j], 0, size - 1)
+        here, there = perm[rows, j].copy(), perm[rows, p].copy()
+        perm[rows, j], perm[rows, p] = there, here
+    return perm.reshape(*batch, size)
+
+
+# -- QR: geqrf, orgqr --------------------------------------------------------------------------
+
+
+def geqrf(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Householder QR (`?geqrf`): `(packed, taus)`; `R` on and above the
+    diagonal, the reflectors' vectors below it (their leading 1 implied),
+    `H_k = I - tau_k v_k v_k^H`, `Q = H_1 ... H_k`.
+
+    >>> packed, taus = geqrf(np.array([[3.0], [4.0]]))
+    >>> packed.tolist(), taus.tolist()
+    ([[-5.0], [0.5]], [1.6])
+    """
+    a = _wide(a)
+    *batch, m, n = a.shape
+    k = min(m, n)
+    if a.size == 0:
+        return a.copy(), np.zeros((*batch, k), a.dtype)
+    h, taus = np.linalg.qr(a, mode="raw")
+    return np.swapaxes(h, -1, -2), taus
+
+
+def orgqr(packed: np.ndarray, taus: np.ndarray) -> np.ndarray:
+    """The first `n` columns of `Q = H_1 ... H_k` from `geqrf`'s output
+    (`?orgqr` / `?ungqr`), by `?org2r`'s algorithm.
+
+    >>> q = orgqr(*geqrf(np.array([[3.0], [4.0]])))
+    >>> np.round(q, 12).tolist()
+    [[-0.6], [-0.8]]
+    """
+    packed, taus = _wide(packed), _wide(taus)
+    *batch, m, n = packed.shape
+    k = taus.shape[-1]
+    flat = packed.reshape(-1, m, n)
+    flat_taus = taus.reshape(-1, k)
+    q = np.zeros_like(flat)
+    q[:, np.arange(min(m, n)), np.arange(min(m, n))] = 1
+    for j in reversed(range(min(k, n))):
+        v = np.zeros((flat.shape[0], m), flat.dtype)
+        v[:, j] = 1
+        v[:, j + 1 :] = flat[:, j + 1 :, j]
+        w = np.einsum("bi,bij->bj", np.conj(v), q)
+        q -= flat_taus[:, j, None, None] * v[:, :, None] * w[:, None, :]
+    return q.reshape(*batch, m, n)
+
+
+# -- Cholesky: potrf ---------------------------------------------------------------------------
+
+
+def potrf(a: np.ndarray, *, lower: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Cholesky factorization (`?potrf`): `(factor, info)`.
+
+    Reads the `lower` (else upper) triangle of each Hermitian matrix and
+    writes `L` with `A = L L^H` there (else `U` with `A = U^H U`); the other
+    triangle keeps the input's values. `info` is the 1-based order of the
+    first leading minor that is not positive definite (the factorization
+    stops there), or 0.
+
+    >>> factor, info = potrf(np.array([[1.0, 2.0], [2.0, 1.0]]), lower=True)
+    >>> int(info)
+    2
+    """
+    a = _wide(a)
+    *batch, n, _ = a.shape
+    source = a if lower else _conj_t(a)
+    flat = source.reshape(-1, n, n)
+    factor = np.zeros_like(flat)
+    info = np.zeros(flat.shape[0], np.int32)
+    for j in range(n):
+        row = factor[:, j, :j]
+        d = flat[:, j, j].real - np.sum(np.abs(row) ** 2, axis=1)
+        failed = (info == 0) & ~(d > 0)
+        info = np.where(failed, j + 1, info).astype(np.int32)
+        going = info == 0
+        root = np.sqrt(np.where(going, d, 1.0))
+        factor[:, j, j] = np.where(going, root, 0)
+        below = flat[:, j + 1 :, j] - np.einsum("bik,bk->bi", factor[:, j + 1 :, :j], np.conj(row))
+        factor[:, j + 1 :, j] = np.where(going[:, None], below / root[:, None], 0)
+    factor = factor.reshape(a.shape)
+    if not lower:
+        factor = _conj_t(factor)
+    mask = np.tril(np.ones((n, n), bool)) if lower else np.triu(np.ones((n, n), bool))
+    done = (info == 0).reshape(*batch, 1, 1)
+    # Where it failed, LAPACK leaves a partial factor; here the input stays.
+    return np.where(mask & done, factor, a), info.reshape(batch)
+
+
+# -- triangular solves: trsm -------------------------------------------------------------------
+
+
+def trsm(
+    a: np.ndarray,
+    b: np.ndarray,
+    *,
+    left_side: bool,
+    lower: bool,
+    transpose: str = "N",
+    unit_diagonal: bool = False,
+) -> np.ndarray:
+    """The solution `x` of `op(A) x = b` (`left_side`) or `x op(A) = b`
+    (`?trsm` with alpha 1), `A` the `lower` (else upper) triangle of `a`
+    (with ones on its diagonal for `unit_diagonal`), `op` one of `"N"`
+    (none), `"T"` (transpose), `"C"` (conjugate transpose). By substitution:
+    a zero on the diagonal gives infinities or NaNs, as LAPACK does.
+
+    >>> trsm(np.array([[2.0, 0.0], [1.0, 1.0]]), np.array([[2.0], [3.0]]),
+    ...      left_side=True, lower=True).tolist()
+    [[1.0], [2.0]]
+    """
+    a, b = _wide(a), _wide(b)
+    n = a.shape[-1]
+    t = np.tril(a) if lower else np.triu(a)
+    if unit_diagonal:
+        t = t.copy()
+        t[..., np.arange(n), np.arange(n)] = 1
+    if transpose in ("T", "C"):
+        t = np.swapaxes(t, -1, -2)
+        if transpose == "C":
+            t = np.conj(t)
+        lower = not lower
+    if not left_side:  # x T = b  <=>  T^T x^T = b^T
+        t, b, lower = np.swapaxes(t, -1, -2), np.swapaxes(b, -1, -2), not lower
+    shape = np.broadcast_shapes(t.shape[:-2], b.shape[:-2]) + b.shape[-2:]
+    x = np.zeros(shape, np.result_type(t, b))
+    order = range(n) if lower else reversed(range(n))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for i in order:
+            known = np.einsum("...k,...kj->...j", t[..., i, :], x)
+            x[..., i, :] = (b[..., i, :] - known) / t[..., i, i, None]
+    return x if left_side else np.swapaxes(x, -1, -2)
+
+
+# -- eigen and singular value decompositions ----------------------------------------------------
+
+
+def eigh(a: np.ndarray, *, lower: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Hermitian eigendecomposition (`?syevd` / `?heevd`) of the `lower`
+    (else upper) triangle: `(vectors, values ascending, info)`.
+
+    >>> v, w, info = eigh(np.array([[2.0, 0.0], [0.0, 1.0]]), lower=True)
+    >>> w.tolist(), np.abs(v).tolist()
+    ([1.0, 2.0], [[0.0, 1.0], [1.0, 0.0]])
+    """
+    a = _wide(a)
+    batch = a.shape[:-2]
+    if a.size == 0:
+        return a.copy(), np.zeros(a.shape[:-1]), np.zeros(batch, np.int32)
+    finite = np.all(np.isfinite(a), axis=(-2, -1))
+    safe = np.where(finite[..., None, None], a, 0)
+    w, v = np.linalg.eigh(safe, UPLO="L" if lower else "U")
+    nan = ~finite[..., None]
+    w = np.where(nan, np.nan, w)
+    v = np.where(nan[..., None], np.nan, v)
+    return v, w, np.where(finite, 0, 1).astype(np.int32)
+
+
+def svd(
+    a: np.ndarray, *, full_matrices: bool, compute_uv: bool = True
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Singular values, descending, and vectors (`?gesdd`): `(s, u, vh, info)`,
+    `a = u diag(s) vh`; without `compute_uv`, `u` and `vh` are zeros of the
+    shapes `full_matrices` gives.
+
+    >>> s, u, vh, info = svd(np.array([[3.0, 0.0], [0.0, -4.0]]), full_matrices=True)
+    >>> s.tolist(), int(info)
+    ([4.0, 3.0], 0)
+    """
+    a = _wide(a)
+    *batch, m, n = a.shape
+    k = min(m, n)
+    rows, cols = (m, n) if full_matrices else (k, k)
+    finite = np.all(np.isfinite(a), axis=(-2, -1))
+    safe = np.where(finite[..., None, None], a, 0)
+    if a.size == 0:
+        s = np.zeros((*batch, k))
+        u = np.zeros((*batch, m, rows), a.dtype)
+        vh = np.zeros((*batch, cols, n), a.dtype)
+        eye_m, eye_n = np.eye(m, rows), np.eye(cols, n)
+        u, vh = u + eye_m, vh + eye_n
+    elif compute_uv:
+        u, s, vh = np.linalg.svd(safe, full_matrices=full_matrices)
+    else:
+        s = np.linalg.svd(safe, compute_uv=False)
+        u = np.zeros((*batch, m, rows), a.dtype)
+        vh = np.zeros((*batch, cols, n), a.dtype)
+    nan = ~finite
+    s = np.where(nan[..., None], np.nan, s)
+    u = np.where(nan[..., None, None], np.nan, u)
+    vh = np.where(nan[..., None, None], np.nan, vh)
+    return s, u, vh, np.where(finite, 0, 1).astype(np.int32)
+
+
+def eig(
+    a: np.ndarray, *, left: bool, right: bool
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """General eigendecomposition (`?geev`): `(values, left vectors, right
+    vectors, info)`, each vector of unit norm with its largest component
+    real (`vl^H a = w vl^H`, `a vr = w vr`); vectors not asked for are zeros.
+
+    >>> w, vl, vr, info = eig(np.array([[0.0, -1.0], [1.0, 0.0]]), left=False, right=True)
+    >>> sorted(w.tolist(), key=lambda z: z.imag)
+    [-1j, 1j]
+    """
+    a = _wide(a)
+    batch = a.shape[:-2]
+    finite = np.all(np.isfinite(a), axis=(-2, -1))
+    safe = np.where(finite[..., None, None], a, 0)
+    zeros = np.zeros(a.shape, np.complex128)
+    if a.size == 0:
+        return np.zeros(a.shape[:-1], np.complex128), zeros, zeros, np.zeros(batch, np.int32)
+    w, vr = np.linalg.eig(safe)
+    w, vr = w.astype(np.complex128), vr.astype(np.complex128)
+    vl = zeros
+    if left:
+        vl = _normalized(_conj_t(np.linalg.inv(vr)))
+    if not right:
+        vr = zeros
+    nan = ~finite
+    w = np.where(nan[..., None], np.nan, w)
+    vl = np.where(nan[..., None, None], np.nan, vl)
+    vr = np.where(nan[..., None, None], np.nan, vr)
+    return w, vl, vr, np.where(finite, 0, 1).astype(np.int32)
+
+
+def _normalized(vectors: np.ndarray) -> np.ndarray:
+    """Columns scaled to unit norm with their largest component real, as geev."""
+    norms = np.linalg.norm(vectors, axis=-2, keepdims=True)
+    v = vectors / np.where(norms == 0, 1, norms)
+    largest = np.take_along_axis(v, np.argmax(np.abs(v), axis=-2)[..., None, :], axis=-2)
+    phase = np.where(largest == 0, 1, np.conj(largest) / np.abs(np.where(largest == 0, 1, largest)))
+    return v * phase
