@@ -129,6 +129,10 @@ def test_shard_order_is_dtensors_decoding():
         else:
             got = [[d, list(o)] for d, o in enumerate(dtensor.shard_order(rank)) if o]
             assert got == case["order"], case["text"]
+            # Encoding the order again gives DTensor's placements back.
+            plain = [Shard(p.dim) if isinstance(p, StridedShard) else p for p in dtensor.placements]
+            again = DTensorSharding(dtensor.device_mesh, plain).with_shard_order(dict(got))
+            assert again == dtensor, case["text"]
 
 
 def test_every_recorded_case_converts_or_says_why():
@@ -236,12 +240,10 @@ def test_dtensor_to_sharding_and_back(data):
         d: data.draw(st.permutations([m for m, w in enumerate(where) if w == d]))
         for d in range(rank)
     }
-    placements: list = [Replicate() if w == -1 else Partial(reduction) for w in where]
-    for d, order in orders.items():
-        for k, m in enumerate(order):
-            factor = math.prod(sizes[e] for e in order[:k] if e > m)
-            placements[m] = Shard(d) if factor == 1 else StridedShard(d, factor)
-    dtensor = DTensorSharding(spec, placements)
+    placements = [
+        Shard(w) if w >= 0 else Replicate() if w == -1 else Partial(reduction) for w in where
+    ]
+    dtensor = DTensorSharding(spec, placements).with_shard_order(orders)
     if 1 not in sizes:  # (a mesh dim of size 1 may sit anywhere in an order)
         assert [list(o) for o in dtensor.shard_order(rank)] == [orders[d] for d in range(rank)]
     sharding, mesh = to_tensor_sharding(dtensor, rank)
@@ -405,6 +407,12 @@ def test_partial_avg_is_a_scaled_sum():
 def test_dtensor_without_equivalent(text, message):
     with pytest.raises(ShardingError, match=message):
         to_tensor_sharding(DTensorSharding.parse(text), 2)
+
+
+def test_shard_order_must_name_the_mesh_dims_splitting_the_dim():
+    dtensor = DTensorSharding.parse("mesh=(2, 2) placements=(S(0), R)")
+    with pytest.raises(ShardingError, match=r"shard order \[1, 0\] of dim 0: .* are \[0\]"):
+        dtensor.with_shard_order({0: [1, 0]})
 
 
 def test_sharding_without_equivalent():

@@ -48,7 +48,6 @@ True
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Sequence
 from itertools import pairwise
 
@@ -188,14 +187,13 @@ def from_tensor_sharding(
             mesh.device_ids,
         )
         placements: list[Placement] = [Replicate()] * len(pieces)
-        for j, dim in enumerate(sharding.dims):
-            order = [pieces.index(a) for a in dim.axes]
-            for k, m in enumerate(order):
-                factor = math.prod(spec.shape[e] for e in order[:k] if e > m)
-                placements[m] = Shard(j) if factor == 1 else StridedShard(j, factor)
+        orders = {j: [pieces.index(a) for a in dim.axes] for j, dim in enumerate(sharding.dims)}
+        for j, order in orders.items():
+            for m in order:
+                placements[m] = Shard(j)
         for axis in sharding.unreduced:
             placements[pieces.index(axis)] = Partial(sharding.reduction)
-        result = DTensorSharding(spec, tuple(placements))
+        result = DTensorSharding(spec, tuple(placements)).with_shard_order(orders)
     if shape is not None:
         _check_same_layout(result, sharding, mesh, shape)
     return result

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -322,6 +322,34 @@ class DTensorSharding:
                     )
                 p = replace(p, dim=p.dim % rank)
             placements.append(p)
+        return DTensorSharding(self.device_mesh, tuple(placements))
+
+    def with_shard_order(self, shard_order: Mapping[int, Sequence[int]]) -> DTensorSharding:
+        """These placements with tensor dim `d` split by the mesh dims `shard_order[d]` in
+        that order, major first: `Shard`s and `_StridedShard`s as DTensor encodes a
+        `shard_order` (the split factor of a mesh dim is the product of the sizes of the
+        mesh dims before it in the order and after it in the placements).
+
+        >>> s = DTensorSharding.parse("mesh=(4, 3, 2) placements=(S(0), S(0), S(0))")
+        >>> str(s.with_shard_order({0: [2, 0, 1]}))
+        'mesh=(4, 3, 2) placements=(_StridedShard(0, split_factor=2), \
+_StridedShard(0, split_factor=2), Shard(0))'
+        """
+        placements = list(self.placements)
+        for dim, order in shard_order.items():
+            splitting = [
+                m
+                for m, p in enumerate(placements)
+                if isinstance(p, Shard | StridedShard) and p.dim == dim
+            ]
+            if sorted(order) != splitting:
+                raise ShardingError(
+                    f"shard order {list(order)} of dim {dim}: the mesh dims splitting it are "
+                    f"{splitting}"
+                )
+            for k, m in enumerate(order):
+                factor = math.prod(self.device_mesh.shape[e] for e in order[:k] if e > m)
+                placements[m] = Shard(dim) if factor == 1 else StridedShard(dim, factor)
         return DTensorSharding(self.device_mesh, tuple(placements))
 
     def shard_order(self, rank: int) -> tuple[tuple[int, ...], ...]:
