@@ -129,7 +129,7 @@ def check_node(
     for name, spec in [*zip(names, inputs, strict=True), *(explicit_outputs or {}).items()]:
         if spec is not None:
             findings += _spec_findings(view, label, name, spec)
-    if findings or any(s is None for s in inputs):
+    if any(f.severity == "invalid" for f in findings) or any(s is None for s in inputs):
         return NodeCheck(tuple(findings), outputs)
     in_shapes = [view.shape(n) for n in names]
     out_shapes = [view.shape(n) for n in node.output]
@@ -153,11 +153,13 @@ def check_node(
         return NodeCheck(tuple(findings), outputs)
     regions = [s.regions(shape) for s, shape in zip(inputs, in_shapes, strict=True)]
     findings += _axis_findings(label, names, in_shapes, rule, inputs, regions, kind)
-    if findings or any(len(dim) > 1 for m in rule.tensor_mappings() for dim in m):
+    if any(f.severity == "invalid" for f in findings) or any(
+        len(dim) > 1 for m in rule.tensor_mappings() for dim in m
+    ):
         return NodeCheck(tuple(findings), outputs)
     composed = _compose(label, names, rule, regions, in_shapes, kind)
     if isinstance(composed, Finding):
-        return NodeCheck((composed,), outputs)
+        return NodeCheck((*findings, composed), outputs)
     for o, (name, shape) in enumerate(zip(node.output, out_shapes, strict=True)):
         outputs[name] = _output_spec(name, rule.result_mappings[o], shape, composed)
     return NodeCheck(tuple(findings), outputs)

@@ -153,9 +153,9 @@ def infer(
         node_specs.append(NodeSpecs(ins, outs))
         for n, s in zip(node.output, results, strict=True):
             shardings[n] = _or_replicated(s, view.shape(n))
-        for n, s in zip(names, operands, strict=True):
-            if n not in view.producer:
-                shardings.setdefault(n, _or_replicated(s, view.shape(n)))
+    main = done.function("main")
+    for i, name in enumerate(_arguments(view)):
+        shardings[name] = _or_replicated(main.arg_attrs(i).get("sdy.sharding"), view.shape(name))
     written = view.with_specs(node_specs, mesh.size)
     return Inference(written, tuple(node_specs), tuple(notes), mesh, shardings)
 
@@ -201,6 +201,11 @@ def _model_mesh(view: ModelView, explicit: list[NodeSpecs], mesh: Mesh | None) -
     return mesh
 
 
+def _arguments(view: ModelView) -> list[str]:
+    """The propagation function's arguments: model inputs, then initializers."""
+    return [*view.graph_inputs, *(i.name for i in view.model.graph.initializer)]
+
+
 def _module(
     view: ModelView,
     explicit: list[NodeSpecs],
@@ -216,7 +221,7 @@ def _module(
     from shardonnay.propagation.write_back import open_sharding
 
     notes = []
-    arguments = [*view.graph_inputs, *(i.name for i in view.model.graph.initializer)]
+    arguments = _arguments(view)
     b = Builder.module()
     b.mesh(_MESH, mesh)
 
@@ -225,7 +230,8 @@ def _module(
         priority = priorities.get(spec.tensor_name)
         if priority is None:
             return s
-        return TensorSharding(s.mesh, tuple(DimSharding(d.axes, True, priority) for d in s.dims))
+        dims = tuple(DimSharding(d.axes, True, priority if d.axes else None) for d in s.dims)
+        return TensorSharding(s.mesh, dims)
 
     def tensor_type(name: str) -> TensorType:
         return TensorType(view.shape(name), _element_type(view, name))
