@@ -83,7 +83,8 @@ def test_a_failed_simulation_is_status_1_after_the_table(capsys):
     assert main(["partition", str(MLP), "--simulate", "--rounding", "0", "--atol", "0"]) == 1
     captured = capsys.readouterr()
     assert "FAIL" in "\n".join(_comments(captured.out))
-    assert captured.err.startswith("error: output 0 ((16, 8) float32) of @main differs")
+    # the output named as the propagated program names it (`%2`, the second dot)
+    assert captured.err.startswith("error: output 0 (%2: (16, 8) float32) of @main differs")
     assert "Traceback" not in captured.err
 
 

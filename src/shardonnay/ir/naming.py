@@ -51,6 +51,7 @@ __all__ = [
     "ValueName",
     "corresponding_values",
     "find_value",
+    "output_names",
     "source_location",
     "value_names",
 ]
@@ -147,6 +148,14 @@ def find_value(module: Module, spec: str, names: dict[Value, ValueName] | None =
         raise IRError(f"no function @{func} in the program (functions: {', '.join(funcs)})")
     shown = ", ".join(known[:8]) + (", ..." if len(known) > 8 else "")
     raise IRError(f"no value named {spec!r} in the program (values of @{func}: {shown})")
+
+
+def output_names(module: Module, func: str = "main") -> list[ValueName]:
+    """The name of the value `func` returns as each of its outputs (a function
+    argument returned as is keeps its name)."""
+    names = value_names(module)
+    returned = module.function(func).return_op.operands
+    return [names.get(v, ValueName(func, "%?")) for v in returned]
 
 
 # -- locations ----------------------------------------------------------------------------------

@@ -316,7 +316,11 @@ def check(
         input_scale,
     )
     if result.failed:
-        raise _mismatch(result)
+        from shardonnay.ir.naming import output_names
+        from shardonnay.propagation.pipeline import propagation_pipeline
+
+        propagated = propagation_pipeline(module) if propagate else module
+        raise _mismatch(result, [str(n) for n in output_names(propagated)])
     return result
 
 
@@ -359,10 +363,12 @@ def _float64_reference(
     return exact, own
 
 
-def _mismatch(result: CheckResult) -> CheckError:
+def _mismatch(result: CheckResult, returned: list[str]) -> CheckError:
+    """The error of a failed check; `returned`: the name of each output's value
+    (as the propagated program prints it, see `shardonnay.ir.naming`)."""
     failed = result.failed
     first = failed[0]
-    names = ", ".join(f"{o.index} ({o.shape} {o.dtype})" for o in failed)
+    names = ", ".join(f"{o.index} ({returned[o.index]}: {o.shape} {o.dtype})" for o in failed)
     plural = "s" if len(failed) > 1 else ""
     if first.own_error is not None:
         tolerance = (

@@ -163,9 +163,17 @@ class Explanation:
     (see the module docstring)."""
 
     def __init__(
-        self, module: Module, recorder: Recorder, recorded: dict[Value, Value] | None = None
+        self,
+        module: Module,
+        recorder: Recorder,
+        recorded: dict[Value, Value] | None = None,
+        *,
+        pipeline: bool = False,
     ):
         self.module = module
+        # After the pipeline, values show the shardings the module prints
+        # (closed, trimmed by its export steps), not propagation's own.
+        self.pipeline = pipeline
         self.recorder = recorder
         self.driver = recorder.driver
         # Values of `module` that propagation knew as other values (the results
@@ -222,9 +230,7 @@ class Explanation:
         op = printed.op.name if printed.op is not None else None
         naming = self.value_names.get(printed)
         location = naming.location if naming is not None else None
-        final = sharding_of(printed) if self.recorded or printed.op is None else s
-        if final is None and printed.op is None:
-            final = s
+        final = sharding_of(printed) if self.pipeline else s
         if s is None and final is not None and op == "sdy.reshard":
             source = self.name(printed.op.operands[0])
             note = f"an sdy.reshard of {source} that the propagation pipeline inserted"
@@ -599,7 +605,7 @@ def explain_propagation(module: Module, *, pipeline: bool = False, **options: An
     if naming:
         for op in result.walk():
             op.attributes.pop(ORIGIN_NAME, None)
-    return Explanation(result, recorder, recorded)
+    return Explanation(result, recorder, recorded, pipeline=pipeline)
 
 
 _COMPUTATION = "sdy.explained_computation"
