@@ -239,7 +239,7 @@ def _target_axes(
             ref
             for i, (name, n) in axes
             for ref in _axis_refs_of_size(name, n, size)
-            if np.array_equal(ref.coordinate(coords[:, i], mesh), dims[m])
+            if ref not in refs and np.array_equal(ref.coordinate(coords[:, i], mesh), dims[m])
         )
         found = next(matching, None)
         if found is None and size > 1:
