@@ -270,6 +270,12 @@ def test_sub_axes_are_mesh_dims_named_after_them():
         sharding,
         mesh,
     )
+    # Mesh dims of size 1 take distinct size-1 axes, of their own name first.
+    ones = DTensorSharding.parse("mesh=(1, 1, 2) names=(b, a, c) placements=(S(0), S(0), S(0))")
+    onto = Mesh({"a": 1, "b": 1, "z": 2})
+    assert str(to_tensor_sharding(ones, 1, mesh=onto)[0]) == (
+        '#sdy.sharding<@mesh, [{"b", "a", "z"}]>'
+    )
 
 
 # -- the essay's worked examples and DTensor's documented tables ---------------------------
