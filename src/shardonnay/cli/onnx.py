@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from shardonnay.errors import ParseError, ShardonnayError
+from shardonnay.errors import IRError, ShardonnayError
 
 
 def add_command(commands: argparse._SubParsersAction) -> None:
@@ -68,7 +68,7 @@ def add_command(commands: argparse._SubParsersAction) -> None:
 
 
 def load_model(path: str) -> Any:
-    """The `ModelProto` in file `path`; `ParseError` if it is not one."""
+    """The `ModelProto` in file `path`; `IRError` if it is not one."""
     try:
         import onnx
     except ImportError:
@@ -78,7 +78,7 @@ def load_model(path: str) -> Any:
     try:
         return onnx.load(path)
     except DecodeError as e:
-        raise ParseError(f"{path}: not an ONNX model ({e})") from None
+        raise IRError(f"{path}: not an ONNX model ({e})") from None
 
 
 def run_check(args: argparse.Namespace) -> int:
