@@ -55,8 +55,8 @@ def add_command(commands: argparse._SubParsersAction) -> None:
         "--devices",
         action="store_true",
         help="--simulate, and also run the partitioned program on XLA devices through JAX "
-        "(needs the jax extra; on a CPU, set XLA_FLAGS=--xla_force_host_platform_device_count=N "
-        "first) and compare each output with the unpartitioned program's",
+        "(needs the jax extra; where there are too few, XLA's CPU client is given as many "
+        "devices as the program needs) and compare each output with the unpartitioned program's",
     )
     partition.add_argument("--seed", type=int, default=0, help="seed of the random inputs")
     partition.add_argument(
@@ -202,9 +202,12 @@ def _compare_on_devices(module, local, args: argparse.Namespace):
     from shardonnay.ir.types import TensorType
     from shardonnay.partition.numerics import compare_output, main_arguments, scaled_inputs
     from shardonnay.runtime.interpreter import random_inputs, run
-    from shardonnay.runtime.pjrt import run_on_devices
+    from shardonnay.runtime.pjrt import host_devices_for, run_on_devices
     from shardonnay.runtime.simulator import device_count
 
+    note = host_devices_for(device_count(local))  # before JAX starts
+    if note is not None:
+        print(f"note: {note}", file=sys.stderr)
     given = _read_inputs(args.inputs)
     if given is None:
         inputs = random_inputs(module, seed=args.seed)

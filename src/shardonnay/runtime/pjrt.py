@@ -38,7 +38,11 @@ For example, with 8 CPU devices::
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+import os
+import sys
+import tempfile
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -142,7 +146,8 @@ def compiled(local_module: Module, devices: Sequence[Any]):
     key = (text, tuple(d.id for d in devices), devices[0].client)
     executable = _EXECUTABLES.get(key)
     if executable is None:
-        executable = _compile(_import_jax(), text, list(devices))
+        with xla_log_filtered():
+            executable = _compile(_import_jax(), text, list(devices))
         if len(_EXECUTABLES) >= _KEPT_EXECUTABLES:
             _EXECUTABLES.pop(next(iter(_EXECUTABLES)))
         _EXECUTABLES[key] = executable
@@ -208,8 +213,60 @@ def _import_jax():
     return jax
 
 
+def host_devices_for(count: int) -> str | None:
+    """Makes XLA's CPU client have at least `count` devices, when JAX has not
+    started yet (the flag is read once, on first use): sets
+    `--xla_force_host_platform_device_count` in `XLA_FLAGS` and returns a
+    line saying so; None when nothing was changed."""
+    import re
+
+    flags = os.environ.get("XLA_FLAGS", "")
+    found = re.search(rf"{DEVICE_COUNT_FLAG}=(\d+)", flags)
+    if "jax" in sys.modules or (found and int(found.group(1)) >= count) or count <= 1:
+        return None
+    flag = f"{DEVICE_COUNT_FLAG}={count}"
+    flags = flags.replace(found.group(0), flag) if found else f"{flags} {flag}".strip()
+    os.environ["XLA_FLAGS"] = flags
+    return f"XLA's CPU client gets {count} devices ({flag})"
+
+
+@contextlib.contextmanager
+def xla_log_filtered() -> Iterator[None]:
+    """Keeps XLA's log lines that say nothing to the user (`XLA_LOG_NOISE`)
+    off stderr while the block runs: the C++ runtime writes to file
+    descriptor 2 directly, so it is sent to a temporary file, and what is not
+    noise is written back to `sys.stderr` afterwards."""
+    try:
+        sys.stderr.flush()
+        saved = os.dup(2)
+    except (OSError, ValueError):  # no file descriptor 2 to borrow
+        yield
+        return
+    with tempfile.TemporaryFile() as log:
+        os.dup2(log.fileno(), 2)
+        try:
+            yield
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+            log.seek(0)
+            lines = log.read().decode(errors="replace").splitlines(keepends=True)
+            kept = [line for line in lines if not any(n in line for n in XLA_LOG_NOISE)]
+            if kept:
+                sys.stderr.write("".join(kept))
+                sys.stderr.flush()
+
+
+# Lines of XLA's log about how it partitions per-device programs: its GSPMD
+# partitioner only keeps their manual shardings, and it warns that GSPMD is
+# deprecated.
+XLA_LOG_NOISE = ("GSPMD sharding propagation is going to be deprecated",)
+
+
 def _choose_devices(jax, devices: Sequence[Any] | None, count: int) -> list[Any]:
     available = list(jax.devices()) if devices is None else list(devices)
+    if devices is None and len(available) < count and jax.default_backend() != "cpu":
+        available = list(jax.devices("cpu"))  # fewer accelerators than partitions
     if len(available) < count:
         where = "jax.devices() has" if devices is None else "the devices given are"
         raise DeviceUnavailableError(
@@ -253,4 +310,13 @@ def _device_array(jax, buffers: list[np.ndarray], devices: list[Any]):
     return jax.make_array_from_single_device_arrays(shape, NamedSharding(mesh, spec), shards)
 
 
-__all__ = ["XLA_CUSTOM_CALLS", "check_compilable", "compiled", "run_on_devices", "xla_text"]
+__all__ = [
+    "XLA_CUSTOM_CALLS",
+    "XLA_LOG_NOISE",
+    "check_compilable",
+    "compiled",
+    "host_devices_for",
+    "run_on_devices",
+    "xla_log_filtered",
+    "xla_text",
+]
