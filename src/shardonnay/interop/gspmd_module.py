@@ -518,7 +518,7 @@ class _Exporter:
                 [arg.type],
                 {
                     "call_target_name": FULL_TO_SHARD,
-                    "backend_config": "",
+                    "backend_config": _backend_config(sharding),
                     ATTR: self._manual_text(sharding, manual, len(arg.type.shape)),
                 },
             )
@@ -536,7 +536,7 @@ class _Exporter:
                 [local.type],
                 {
                     "call_target_name": SHARDING,
-                    "backend_config": "",
+                    "backend_config": _backend_config(sharding),
                     ATTR: self._manual_text(sharding, manual, rank),
                 },
             )
