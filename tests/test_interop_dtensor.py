@@ -421,6 +421,12 @@ def test_shard_order_must_name_the_mesh_dims_splitting_the_dim():
         dtensor.with_shard_order({0: [1, 0]})
 
 
+@pytest.mark.parametrize("placement", ["RaggedShard(0, (1, 3))", "InterleavedShard(0, 2)"])
+def test_placements_of_extensions_have_no_equivalent(placement):
+    with pytest.raises(ShardingError, match=r"has no equivalent: .*(any size|contiguous block)"):
+        DTensorSharding.parse(f"mesh=(2,) placements=({placement},)")
+
+
 def test_sharding_without_equivalent():
     mesh = Mesh({"x": 2, "y": 2})
     for text, what in [('<@mesh, [{"x", ?}]>', "open"), ('<@mesh, [{"x"}p1]>', "prioritized")]:

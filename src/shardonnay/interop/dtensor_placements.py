@@ -501,6 +501,12 @@ _KINDS = {  # spelling -> (placement, the keywords its arguments may have, in or
     "Partial": (Partial, ("reduce_op",)),
     "P": (Partial, ("reduce_op",)),
 }
+_WITHOUT_EQUIVALENT = {  # placements of DTensor's extensions that no TensorSharding holds
+    "RaggedShard": "shards of any size per rank; a TensorSharding's are ceil(n/k)-sized blocks",
+    "InterleavedShard": "interleaved rows; a device's shard of a dim is one contiguous block",
+    "_MaskPartial": "partial values masked by a buffer of indices",
+    "NormPartial": "a pending norm; unreduced axes reduce by sum, max or min",
+}
 _KEYWORD = re.compile(r"([A-Za-z_]+)\s*=(?!=)")
 _INT = re.compile(r"-?\d+")
 
@@ -511,6 +517,8 @@ def _read_placement(cursor: Cursor) -> Placement:
     cursor.skip_space()
     start = cursor.pos
     word = cursor.match(_PLAIN_NAME, "a placement")
+    if word in _WITHOUT_EQUIVALENT:
+        raise cursor.invalid(f"{word} has no equivalent: {_WITHOUT_EQUIVALENT[word]}", start)
     if word not in _KINDS:
         raise cursor.error(
             f"unknown placement {word!r}; expected Shard, Replicate, Partial or _StridedShard",
