@@ -140,7 +140,40 @@ def conv_net(seed: int = 0) -> onnx.ModelProto:
     return _model(nodes, [_info("X", (4, 3, 8, 8))], [_info("Y", (4, 10))], weights, 4)
 
 
-MODELS = {"mlp": mlp, "transformer_block": transformer_block, "conv_net": conv_net}
+def embedding_mixer(seed: int = 0) -> onnx.ModelProto:
+    """tokens[4,6] (int64) -> Gather(table[50,16]) -> Einsum('bsd,de->bse', W[16,8]) ->
+    two Slices of the features, Concat swapped, ReduceMean over the sequence,
+    ReduceMax over the batch, on 4 devices. Annotated: tokens split by batch
+    over {0,1},{2,3}; the table by columns over {0,2},{1,3}."""
+    rng = np.random.default_rng(seed)
+    gather = helper.make_node("Gather", ["table", "tokens"], ["E"], axis=0, name="embed")
+    annotate(
+        gather,
+        spec("tokens", [(0, 2)], groups=[[0, 1], [2, 3]]),
+        spec("table", [(1, 2)], groups=[[0, 2], [1, 3]]),
+    )
+    nodes = [
+        gather,
+        helper.make_node("Einsum", ["E", "W"], ["M"], equation="bsd,de->bse", name="mix"),
+        helper.make_node("Slice", ["M", "zero", "half", "two"], ["L"], name="low"),
+        helper.make_node("Slice", ["M", "half", "full", "two"], ["U"], name="high"),
+        helper.make_node("Concat", ["U", "L"], ["S"], axis=2, name="swap"),
+        helper.make_node("ReduceMean", ["S", "one"], ["R"], keepdims=0, name="mean"),
+        helper.make_node("ReduceMax", ["R", "zero"], ["Y"], keepdims=1, name="max"),
+    ]
+    weights = _weights(rng, table=(50, 16), W=(16, 8))
+    for name, value in {"zero": 0, "one": 1, "two": 2, "half": 4, "full": 8}.items():
+        weights.append(numpy_helper.from_array(np.array([value], np.int64), name))
+    tokens = helper.make_tensor_value_info("tokens", TensorProto.INT64, [4, 6])
+    return _model(nodes, [tokens], [_info("Y", (1, 8))], weights, 4)
+
+
+MODELS = {
+    "mlp": mlp,
+    "transformer_block": transformer_block,
+    "conv_net": conv_net,
+    "embedding_mixer": embedding_mixer,
+}
 
 
 def random_inputs(model: onnx.ModelProto, seed: int = 0) -> dict[str, np.ndarray]:
@@ -151,7 +184,10 @@ def random_inputs(model: onnx.ModelProto, seed: int = 0) -> dict[str, np.ndarray
         if info.name in initializers:
             continue
         shape = [d.dim_value for d in info.type.tensor_type.shape.dim]
-        out[info.name] = rng.standard_normal(shape).astype(np.float32)
+        if info.type.tensor_type.elem_type == TensorProto.INT64:  # token ids
+            out[info.name] = rng.integers(0, 50, shape).astype(np.int64)
+        else:
+            out[info.name] = rng.standard_normal(shape).astype(np.float32)
     return out
 
 
@@ -174,5 +210,6 @@ def onnxruntime_values(model: onnx.ModelProto, inputs: dict[str, np.ndarray]) ->
     extra = [v for v in inferred.graph.value_info if v.name not in values]
     exposed.graph.output.extend(extra)
     extra_names = [v.name for v in extra]
-    values.update(zip(extra_names, session(exposed).run(extra_names, inputs), strict=True))
+    if extra_names:
+        values.update(zip(extra_names, session(exposed).run(extra_names, inputs), strict=True))
     return values

@@ -18,7 +18,8 @@ come from the first input that maps it; dims the op needs whole
 disagrees with the others is resharded first (`ShardedRun.reshards` lists
 them). Reshape and Expand get their local target shapes; a bias added after
 a split contraction (Gemm's C, Conv's B) is added by one device of each
-group; ReduceMean's local means are weighted by their share of the count.
+group; ReduceMean's local means are weighted by their share of the count;
+the padding of uneven shards reduced by ReduceMax (ReduceMin) is -inf (+inf).
 
 >>> from onnx import helper, TensorProto
 >>> import numpy as np
@@ -132,6 +133,8 @@ def _run_node(
     local_inputs = {
         name: layout.shard(values[name], s, mesh) for name, s in zip(names, operands, strict=True)
     }
+    if kind in ("max", "min") and results[0].unreduced:
+        _fill_padding(local_inputs[names[0]], values[names[0]].shape, operands[0], mesh, kind)
     evaluator = _evaluator(view, node)
     per_device: dict[str, dict[int, np.ndarray]] = {n: {} for n in node.output}
     for device in mesh.device_list:
@@ -204,6 +207,21 @@ def _localize(node, feeds, names, results, out_shapes, operands, mesh, device) -
     split = bias is not None and len(names) > bias and results[0].unreduced
     if split and layout.unreduced_index(device, results[0], mesh) != 0:
         feeds[names[bias]] = np.zeros_like(feeds[names[bias]])
+
+
+def _fill_padding(buffers, shape, sharding: TensorSharding, mesh: Mesh, kind: str) -> None:
+    """Padding slots of uneven shards hold the identity of a max (min) reduction
+    instead of zeros, so they never win."""
+    for device, region in layout.device_slices(shape, sharding, mesh).items():
+        buffer = buffers[device]
+        if np.issubdtype(buffer.dtype, np.floating):
+            identity = -np.inf if kind == "max" else np.inf
+        else:
+            info = np.iinfo(buffer.dtype)
+            identity = info.min if kind == "max" else info.max
+        valid = np.zeros(buffer.shape, dtype=bool)
+        valid[tuple(slice(0, r.stop - r.start) for r in region)] = True
+        buffer[~valid] = identity
 
 
 def _share(shape, sharding: TensorSharding, mesh: Mesh, rule) -> float:
