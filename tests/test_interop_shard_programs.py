@@ -21,6 +21,7 @@ from shardonnay.interop.shard_program import export_shard, import_shard
 from shardonnay.ir.verifier import verify
 from shardonnay.layout import local_shape, shard
 from shardonnay.ops.shard_collectives import exchange
+from shardonnay.runtime.grid import run_grid
 from shardonnay.syntax.mlir_reader import parse_module
 
 # -- syntax --------------------------------------------------------------------------------
@@ -370,6 +371,38 @@ def test_resharding_examples_step_by_step(grid, shape, steps):
         buffers = exchange(op, grid, buffers)
         expected = _layout(grid, after, array)
         assert all(np.array_equal(buffers[c], expected[c]) for c in expected), (step, after)
+
+
+@pytest.mark.parametrize(("grid", "shape", "steps"), RESHARDINGS)
+def test_resharding_examples_run_as_one_program_on_every_device(grid, shape, steps):
+    """The steps as one per-device program, run on all devices of the grid at once."""
+    array = np.arange(1, 1 + int(np.prod(shape)), dtype=np.int32).reshape(shape)
+    lines, value = [], "%arg0"
+    for i in range(1, len(steps), 2):
+        line = _collective_line(steps[i], grid, shape, steps[i - 1], steps[i + 1])
+        lines.append(f"  %{i} = " + line.replace("%arg0", value, 1))
+        value = f"%{i}"
+    program = parse_module(
+        f"shard.grid @grid(shape = {'x'.join(map(str, grid))})\n"
+        f"func.func @main(%arg0: {_type(shape, grid, steps[0])}) -> "
+        f"({_type(shape, grid, steps[-1])}, index) {{\n" + "\n".join(lines) + "\n"
+        "  %i = shard.process_linear_index on @grid : index\n"
+        f"  return {value}, %i : {_type(shape, grid, steps[-1])}, index\n}}"
+    )
+    verify(program)
+    before, after = _layout(grid, steps[0], array), _layout(grid, steps[-1], array)
+    out = run_grid(program, {c: [b] for c, b in before.items()})
+    mesh = grid_mesh(grid)
+    for c, (result, index) in out.items():
+        assert np.array_equal(result, after[c]) and int(index) == mesh.device_at(c)
+
+
+def test_global_run_of_a_shard_program_is_that_of_its_sdy_translation():
+    program = parse_module(_reshard_program((2, 3), (6, 6), "[[0], [1]]", "[[1], [0]]"))
+    x = np.arange(36, dtype=np.float32).reshape(6, 6)
+    (ours,) = shardonnay.run(program, x)
+    (theirs,) = shardonnay.run(import_shard(program), x)
+    assert np.array_equal(ours, -x) and np.array_equal(theirs, -x)
 
 
 def test_one_all_to_all_is_not_enough():

@@ -216,10 +216,8 @@ class CollectiveOp(OpDef):
         return None
 
     def evaluate(self, op: Op, args: list, interp) -> list:
-        raise UnsupportedOpError(
-            f"{op.name}: a collective of the per-device program; run it per device "
-            "(shardonnay.ops.shard_collectives.exchange)"
-        )
+        """Only a device of the grid runs it (`shardonnay.runtime.grid.run_grid`)."""
+        return interp.collective(op, args)
 
 
 def _int(op: Op, key: str) -> int:

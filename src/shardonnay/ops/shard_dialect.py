@@ -423,7 +423,12 @@ class ProcessIndexOp(OpDef):
         if device is None:
             from shardonnay.errors import UnsupportedOpError
 
-            raise UnsupportedOpError(f"{op.name}: the global program runs on no device")
+            raise UnsupportedOpError(
+                f"{op.name}: the global program runs on no device (shardonnay.runtime.grid "
+                "runs a program on every device of its grid)"
+            )
+        if len(device) != len(grid_shape(grid_of(op))):
+            raise IRError(f"{op.name}: asks about a grid other than the one the program runs on")
         return [_index(v) for v in device_query(op, device)]
 
 
