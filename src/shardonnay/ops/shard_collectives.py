@@ -21,7 +21,8 @@ along `grid_axes`, read as one mixed-radix number in the order listed; `root`,
 `exchange(op, shape, buffers)` is the semantics: given every device's input
 (keyed by grid coordinates) it returns every device's result, with `None`
 where the dialect leaves a result undefined (non-root devices of `gather` and
-`reduce`, devices a non-rotating `shift` sends nothing to).
+`reduce`, devices a non-rotating `shift` sends nothing to). A whole
+per-device program runs with `shardonnay.runtime.grid.run_grid`.
 
 >>> import numpy as np
 >>> from shardonnay.syntax.mlir_reader import parse_module
