@@ -72,9 +72,10 @@ def parse_pipeline(text: str) -> list[PassSpec]:
         options: dict[str, str] = {}
         if cursor.accept("{"):
             while not cursor.accept("}"):
-                key, value = _OPTION.match(cursor.text, cursor.pos).groups()
-                if key is None:
+                option = _OPTION.match(cursor.text, cursor.pos)
+                if option is None:
                     raise cursor.error("expected an option like name=value")
+                key, value = option.groups()
                 cursor.pos += len(key) + (len(value) + 1 if value is not None else 0)
                 options[key] = "true" if value is None else value
                 cursor.skip_space()

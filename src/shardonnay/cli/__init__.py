@@ -60,9 +60,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ShardonnayError as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
+    except BrokenPipeError:
+        return _closed_pipe()
     except OSError as e:
         print(f"error: {e.filename}: {e.strerror}", file=sys.stderr)
         return 1
+    except MemoryError as e:
+        detail = f" ({e})" if str(e) else ""
+        print(f"error: the program needs more memory than there is{detail}", file=sys.stderr)
+        return 1
+
+
+def _closed_pipe() -> int:
+    """The reader of our output went away (`shardonnay propagate F | head -1`):
+    stop quietly with the status of a process ended by SIGPIPE, as Unix tools do."""
+    import os
+    import signal
+
+    if sys.stdout is sys.__stdout__ and sys.stdout is not None:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # nothing left to flush at exit
+    return 128 + signal.SIGPIPE
 
 
 def _print_warning(message, category, filename, lineno, file=None, line=None) -> None:

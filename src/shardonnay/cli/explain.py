@@ -6,6 +6,7 @@ import argparse
 
 from shardonnay.cli.inputs import add_propagation_options, read_input
 from shardonnay.cli.progress_bar import add_quiet_option
+from shardonnay.errors import ShardonnayError
 
 
 def add_command(commands: argparse._SubParsersAction) -> None:
@@ -57,7 +58,18 @@ def run(args: argparse.Namespace) -> int:
         module, pipeline=pipeline, strategy=args.strategy, conservative=args.conservative
     )
     if args.why_not is not None:
+        _check_axis_exists(module, args.why_not)
         print(explanation.why_not(args.value, args.why_not))
     else:
         print(explanation.explain(args.value))
     return 0
+
+
+def _check_axis_exists(module, axis: str) -> None:
+    """`--why-not AXIS` names an axis of one of the program's meshes."""
+    names = {name for mesh in module.meshes.values() for name, _ in mesh.axes}
+    if axis not in names:
+        known = ", ".join(f'"{n}"' for n in sorted(names)) or "none"
+        raise ShardonnayError(
+            f'--why-not: no mesh of the program has an axis "{axis}" (axes: {known})'
+        )

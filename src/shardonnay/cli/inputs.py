@@ -12,10 +12,48 @@ from shardonnay.errors import ShardonnayError
 
 
 def read_input(name: str) -> tuple[str, str]:
-    """The text of file `name` ('-': stdin) and the source name for messages."""
-    if name == "-":
+    """The text of file `name` ('-': stdin) and the source name for messages;
+    a `ShardonnayError` saying what the bytes are when they are no UTF-8 text."""
+    if name == "-" and not hasattr(sys.stdin, "buffer"):  # a text stream put in its place
         return sys.stdin.read(), "<stdin>"
-    return Path(name).read_text(), name
+    source = "<stdin>" if name == "-" else name
+    data = sys.stdin.buffer.read() if name == "-" else Path(name).read_bytes()
+    try:
+        return data.decode("utf-8"), source
+    except UnicodeDecodeError as e:
+        raise ShardonnayError(describe_binary(data, source, e)) from None
+
+
+def describe_binary(data: bytes, source: str, error: UnicodeDecodeError) -> str:
+    """Why `data` is no program text, for a user who gave the wrong file.
+
+    >>> data = b"\\x00\\xff"
+    >>> print(describe_binary(data, "f", UnicodeDecodeError("utf-8", data, 1, 2, "invalid")))
+    f: not UTF-8 text (byte 0xFF at offset 1); shardonnay reads MLIR text as \
+jax.jit(f).lower(*args).as_text() prints it
+    """
+    hint = "shardonnay reads MLIR text as jax.jit(f).lower(*args).as_text() prints it"
+    if data.startswith(b"ML\xefR"):
+        return f"{source}: MLIR bytecode, not text; {hint}"
+    return (
+        f"{source}: not UTF-8 text (byte 0x{data[error.start]:02X} at offset {error.start}); "
+        f"{hint}"
+    )
+
+
+def seed(text: str) -> int:
+    """A random seed on the command line: a non-negative integer (argparse type).
+
+    >>> seed("3")
+    3
+    """
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid seed {text!r}: expected an integer") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"invalid seed {value}: seeds are >= 0")
+    return value
 
 
 def read_modules(args: argparse.Namespace) -> list:

@@ -4,19 +4,25 @@ from __future__ import annotations
 
 import argparse
 import sys
+import textwrap
 
 from shardonnay.cli.inputs import read_modules
 
 
 def add_command(commands: argparse._SubParsersAction) -> None:
+    from shardonnay.passes import known_passes
+
+    description = (
+        "Run a pipeline of Shardy's passes, named as Shardy names them, on an MLIR program "
+        "and print the result, e.g. --pass-pipeline "
+        "'builtin.module(func.func(sdy-populate-op-sharding-rules))'."
+    )
     opt = commands.add_parser(
         "opt",
         help="run Shardy passes on a program, like sdy_opt",
-        description=(
-            "Run a pipeline of Shardy's passes, named as Shardy names them, on an MLIR program "
-            "and print the result, e.g. --pass-pipeline "
-            "'builtin.module(func.func(sdy-populate-op-sharding-rules))'."
-        ),
+        description="\n".join(textwrap.wrap(description, 79, break_on_hyphens=False)),
+        epilog="passes:\n" + "\n".join(f"  {name}" for name in known_passes()),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     opt.add_argument("input", help="the program file ('-' for stdin)")
     opt.add_argument("--pass-pipeline", required=True, help="'builtin.module(PASS, ...)'")

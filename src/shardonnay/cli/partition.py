@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from shardonnay.cli.inputs import read_input
+from shardonnay.cli.inputs import read_input, seed
 from shardonnay.cli.progress_bar import add_quiet_option
 from shardonnay.partition.numerics import ROUNDING
 
@@ -58,7 +58,7 @@ def add_command(commands: argparse._SubParsersAction) -> None:
         "(needs the jax extra; where there are too few, XLA's CPU client is given as many "
         "devices as the program needs) and compare each output with the unpartitioned program's",
     )
-    partition.add_argument("--seed", type=int, default=0, help="seed of the random inputs")
+    partition.add_argument("--seed", type=seed, default=0, help="seed of the random inputs")
     partition.add_argument(
         "--inputs",
         metavar="FILE.npz",

@@ -6,7 +6,7 @@ import argparse
 import hashlib
 from collections.abc import Sequence
 
-from shardonnay.cli.inputs import read_input
+from shardonnay.cli.inputs import read_input, seed
 
 
 def add_command(commands: argparse._SubParsersAction) -> None:
@@ -20,7 +20,7 @@ def add_command(commands: argparse._SubParsersAction) -> None:
         ),
     )
     run.add_argument("input", help="the program file ('-' for stdin)")
-    run.add_argument("--seed", type=int, default=0, help="seed of the random inputs")
+    run.add_argument("--seed", type=seed, default=0, help="seed of the random inputs (>= 0)")
     run.add_argument("--func", default="main", help="the function to run (default: main)")
     run.set_defaults(run=run_program)
 
@@ -46,21 +46,22 @@ def format_outputs(outputs: Sequence) -> str:
     """A table of outputs: index, shape, dtype, sum and a hash of the bytes.
 
     >>> import numpy as np
-    >>> print(format_outputs([np.arange(6, dtype=np.float32).reshape(2, 3)]))
+    >>> print(format_outputs([np.arange(6, dtype=np.float32).reshape(2, 3), np.int32(7)]))
     output  shape   dtype    sum           sha256
     0       (2, 3)  float32  1.500000e+01  e2c0a71510b5
+    1       ()      int32    7             e8613f5a5bc9
     """
     import numpy as np
 
     rows = [("output", "shape", "dtype", "sum", "sha256")]
     for i, value in enumerate(outputs):
-        array = np.ascontiguousarray(value)
+        array = np.asarray(value)  # (ascontiguousarray would make a scalar 1-d)
         if array.dtype.kind in "fc":
             total = array.sum(dtype=np.complex128 if array.dtype.kind == "c" else np.float64)
             sum_text = f"{total:.6e}"
         else:
             sum_text = str(int(array.astype(np.int64).sum()))
-        digest = hashlib.sha256(array.tobytes()).hexdigest()[:12]
+        digest = hashlib.sha256(np.ascontiguousarray(array).tobytes()).hexdigest()[:12]
         rows.append((str(i), str(array.shape), str(array.dtype), sum_text, digest))
     widths = [max(len(row[c]) for row in rows) for c in range(len(rows[0]))]
     return "\n".join(

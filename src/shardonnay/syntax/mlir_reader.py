@@ -854,12 +854,46 @@ def parse_module(text: str, source: str = "<string>") -> Module:
     gc.disable()
     try:
         parser = Parser(text, source)
-        module = parser.module()
+        try:
+            module = parser.module()
+        except ParseError as e:
+            raise _foreign_text_error(text, source, e) from None
         parser.expect_end()
         return module
     finally:
         if was_enabled:
             gc.enable()
+
+
+_MLIR_START = re.compile(r'module\b|func\.func\b|sdy\.mesh\b|[#!%"^]|[a-z_]+\.[a-z_]+')
+_READS = "shardonnay reads MLIR text as jax.jit(f).lower(*args).as_text() prints it"
+
+
+def _foreign_text_error(text: str, source: str, error: ParseError) -> ParseError:
+    """`error`, or, when the text fails at its first word and does not start
+    like MLIR, an error saying what the text looks like."""
+    start = _SPACE.match(text).end()
+    if error.offset != start:
+        return error
+    if text.startswith("HloModule", start):
+        return ParseError(
+            "this is XLA HLO text (as jax.jit(f).lower(*args).compile().as_text() prints it), "
+            f"not MLIR; {_READS}",
+            text,
+            start,
+            source,
+        )
+    if _MLIR_START.match(text, start):
+        return error
+    word = re.match(r"\S{1,30}", text[start:])
+    found = f"text starting with '{word.group()}'" if word else "no program"
+    return ParseError(
+        f"expected an MLIR module (module {{...}}, func.func, sdy.mesh, ...), found {found}; "
+        + _READS,
+        text,
+        start,
+        source,
+    )
 
 
 def parse_modules(text: str, source: str = "<string>") -> list[Module]:
