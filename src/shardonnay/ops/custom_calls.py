@@ -232,7 +232,9 @@ def _xla_eigh(op: Op, args: list) -> list:
 
 
 def _gesdd(op: Op, args: list) -> list:
-    """`(a, s, u, vt, info)`; `mode` 'A' (full), 'S' (reduced), 'N' (values only)."""
+    """`(a, s, u, vt, info)`; `mode` 'A' (full), 'S' (reduced), 'N' (values only),
+    or on GPUs `full_matrices` and `compute_uv` (the Jacobi SVD, `gesvdj`,
+    returns `V` where the others return `V^H`)."""
     _expect(op, 1, 5, args)
     a = _matrix(op, args)
     if "mode" in _config(op):
@@ -247,6 +249,8 @@ def _gesdd(op: Op, args: list) -> list:
             "semantics for the transposed form"
         )
     s, u, vh, info = lapack.svd(a, full_matrices=full, compute_uv=compute_uv)
+    if _target(op).endswith("gesvdj_ffi"):  # Jacobi SVD writes V, not V^H
+        vh = np.conj(np.swapaxes(vh, -1, -2))
     return [a, s, _fit(u, _shape(op, 2)), _fit(vh, _shape(op, 3)), info]
 
 
