@@ -47,6 +47,7 @@ from shardonnay.runtime.simulator import simulate  # noqa: E402
 
 CORPUS = ROOT / "tests" / "corpus"
 SHOWN = 5  # names of wrong / failing programs listed per row
+VERBOSE = False  # one line per program as it finishes (--verbose)
 
 
 @dataclass
@@ -60,6 +61,7 @@ class Tally:
     errors: Counter = field(default_factory=Counter)
     failing: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    slow: list[tuple[str, float]] = field(default_factory=list)
 
 
 def own_partition(text: str) -> str:
@@ -82,15 +84,20 @@ def _reason(error: BaseException) -> str:
     return re.sub(r"\d+", "N", text)
 
 
+SLOW_SECONDS = 10.0  # a program that takes longer than this is listed as slow
+
+
 def check(name: str, text: str, inputs, partition: Callable[[str], str], tally: Tally) -> None:
     tally.total += 1
     start = time.perf_counter()
+    outcome = "passed"
     try:
         partitioned = parse_module(partition(text))
         try:
             local = convert_global_to_local(partitioned, poison_padding=True)
         except PartitionError as e:
             tally.rejected[_reason(e)] += 1
+            outcome = "rejected"
             return
         with np.errstate(all="ignore"):
             got = simulate(local, *inputs)
@@ -103,11 +110,18 @@ def check(name: str, text: str, inputs, partition: Callable[[str], str], tally: 
             tally.passed += 1
         else:
             tally.wrong.append(name)
+            outcome = "WRONG"
     except Exception as e:  # a bug: reported, not raised, so that the table is complete
         tally.errors[f"{type(e).__name__}: {_reason(e)[:90]}"] += 1
         tally.failing.append(name)
+        outcome = f"error {type(e).__name__}: {str(e)[:200]}"
     finally:
-        tally.seconds += time.perf_counter() - start
+        seconds = time.perf_counter() - start
+        tally.seconds += seconds
+        if seconds > SLOW_SECONDS:
+            tally.slow.append((name, seconds))
+        if VERBOSE:
+            print(f"{name:<24}{seconds:>8.2f} s  {outcome}", flush=True)
 
 
 def corpus_programs() -> Iterator[tuple[str, str, list]]:
@@ -125,14 +139,15 @@ def random_programs(start: int, count: int, max_ops: int) -> Iterator[tuple[str,
 
 def print_table(rows: list[tuple[str, Tally]]) -> None:
     print(
-        f"{'programs':<34}{'total':>7}{'passed':>8}{'rejected':>10}{'wrong':>7}{'error':>7}{'s':>8}"
+        f"{'programs':<34}{'total':>7}{'passed':>8}{'rejected':>10}{'wrong':>7}{'error':>7}"
+        f"{'slow':>6}{'s':>8}"
     )
     for label, t in rows:
         rejected = sum(t.rejected.values())
         errors = sum(t.errors.values())
         print(
             f"{label:<34}{t.total:>7}{t.passed:>8}{rejected:>10}{len(t.wrong):>7}{errors:>7}"
-            f"{t.seconds:>8.1f}"
+            f"{len(t.slow):>6}{t.seconds:>8.1f}"
         )
     for label, t in rows:
         if t.rejected:
@@ -145,6 +160,10 @@ def print_table(rows: list[tuple[str, Tally]]) -> None:
             print(f"\n{label}: errors ({', '.join(t.failing[:SHOWN])})")
             for reason, n in t.errors.most_common():
                 print(f"  {n:>5}  {reason}")
+        if t.slow:
+            slowest = sorted(t.slow, key=lambda item: -item[1])[:SHOWN]
+            shown = ", ".join(f"{name} ({seconds:.0f} s)" for name, seconds in slowest)
+            print(f"\n{label}: over {SLOW_SECONDS:.0f} s ({len(t.slow)}): {shown}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -153,7 +172,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--start", type=int, default=0, help="first seed (0)")
     parser.add_argument("--max-ops", type=int, default=12, help="ops per random program (12)")
     parser.add_argument("--shardy", action="store_true", help="also Shardy's partitioner")
+    parser.add_argument("--verbose", action="store_true", help="one line per program")
     args = parser.parse_args(argv)
+    global VERBOSE
+    VERBOSE = args.verbose
     sources = [("shardonnay", own_partition)]
     if args.shardy:
         sources.append(("Shardy", shardy_partition))
@@ -169,7 +191,7 @@ def main(argv: list[str] | None = None) -> int:
         seeds = f"{args.start}..{args.start + args.seeds - 1}"
         rows.append((f"random {seeds}, {label}", randoms))
     print_table(rows)
-    return 0 if all(not t.wrong and not t.errors for _, t in rows) else 1
+    return 0 if all(not t.wrong and not t.errors and not t.slow for _, t in rows) else 1
 
 
 if __name__ == "__main__":

@@ -36,6 +36,7 @@ from shardonnay.axes import AxisRef
 from shardonnay.errors import PartitionError
 from shardonnay.layout import device_slices, local_shape
 from shardonnay.mesh import Mesh
+from shardonnay.runtime.element_values import highest, lowest
 from shardonnay.sharding import TensorSharding
 
 Box = tuple[tuple[int, int], ...]
@@ -400,13 +401,7 @@ def reduction_identity(reduction: str, dtype: np.dtype):
     """0 for sum; the lowest (highest) value of `dtype` for max (min)."""
     if reduction == "sum":
         return 0
-    dtype = np.dtype(dtype)
-    if dtype == np.bool_:
-        return reduction == "min"
-    if np.issubdtype(dtype, np.integer):
-        info = np.iinfo(dtype)
-        return info.min if reduction == "max" else info.max
-    return -np.inf if reduction == "max" else np.inf
+    return lowest(dtype) if reduction == "max" else highest(dtype)
 
 
 _COMBINE = {"sum": np.add, "max": np.maximum, "min": np.minimum}

@@ -82,10 +82,14 @@ from shardonnay.partition.unreduced import (
     axis_set_diff,
     reshard_to_unreduced_collectives,
 )
-from shardonnay.propagation.projection import ShardingProjection, TensorFactorShardings
+from shardonnay.propagation.projection import (
+    FactorSharding,
+    ShardingProjection,
+    TensorFactorShardings,
+)
 from shardonnay.propagation.rules import rule_for
 from shardonnay.sharding import TensorSharding
-from shardonnay.sharding_rule import OpShardingRule
+from shardonnay.sharding_rule import OpShardingRule, TensorMapping
 
 __all__ = ["insert_explicit_reshards"]
 
@@ -345,9 +349,7 @@ class _OpSettlement:
             (result, rule.result_mappings[0]),
         ):
             factors = [f for dim in mapping for f in dim]
-            shardings = [tensor.factors[f] for f in factors]
-            for s in shardings:
-                s.axes, s.overflow_axes = [], []
+            shardings = [_dealt_afresh(tensor, f, mapping) for f in factors]
             sizes = [rule.factor_sizes[f] for f in factors]
             distribute_axes_across_factors(shardings, sizes, all_axes, mesh)
         agreed = ShardingProjection.build(
@@ -441,6 +443,22 @@ def _update(tensor: TensorFactorShardings, common: Sequence[Axes]) -> bool:
             sharding.axes, sharding.overflow_axes = list(common[f]), []
             changed = True
     return changed
+
+
+def _dealt_afresh(tensor: TensorFactorShardings, f: int, mapping: TensorMapping) -> FactorSharding:
+    """Factor `f` of `tensor`, emptied so that axes can be dealt to it again.
+
+    A projection has no entry for the factors of a dim that follow a factor
+    with overflow axes (nothing may shard them); dealing the axes again makes
+    each of them a candidate, so the missing ones are added, closed like
+    their dim.
+    """
+    sharding = tensor.factors.get(f)
+    if sharding is None:
+        dim = next(d for d in mapping if f in d)
+        sharding = tensor.factors[f] = FactorSharding(is_closed=True, is_minor_most=f == dim[-1])
+    sharding.axes, sharding.overflow_axes = [], []
+    return sharding
 
 
 def _reduction_axes_kept_unreduced(

@@ -459,7 +459,12 @@ class _Conversion:
 
     def _op_mesh(self, op: Op) -> Mesh:
         """The mesh of the first sharded or partial value of `op` (the program's
-        first mesh if none)."""
+        first mesh if none). A collective is on the mesh of its `out_sharding`,
+        which names its axes, whatever mesh its operand is partial on."""
+        if op.name in SDY_COLLECTIVES:
+            out = op.attributes.get("out_sharding")
+            if isinstance(out, TensorSharding):
+                return self.ctx.mesh_of_sharding(out)
         for v in op.operands:
             if v in self.ctx.partial:
                 return self.ctx.partial[v].mesh

@@ -228,18 +228,28 @@ def box_schedule(
                     tuple(end - start for _, start, end in cell),
                 )
             )
+    # Each box goes to the first round of its shape where neither its receiver
+    # nor its sender is busy yet (a new round if none); the devices busy in
+    # each round are kept as sets, so placing a box costs one look per round.
     rounds: list[list[Box]] = []
+    busy: list[tuple[set[int], set[int]]] = []  # per round: (receivers, senders)
+    of_shape: dict[tuple[int, ...], list[int]] = {}  # shape -> its rounds, in order
     for box in sorted(boxes, key=lambda b: (b.shape, b.receiver, b.sender)):
+        candidates = of_shape.setdefault(box.shape, [])
         chosen = next(
             (
-                r
-                for r in rounds
-                if r[0].shape == box.shape
-                and all(box.receiver != o.receiver and box.sender != o.sender for o in r)
+                i
+                for i in candidates
+                if box.receiver not in busy[i][0] and box.sender not in busy[i][1]
             ),
             None,
         )
         if chosen is None:
-            rounds.append(chosen := [])
-        chosen.append(box)
+            chosen = len(rounds)
+            rounds.append([])
+            busy.append((set(), set()))
+            candidates.append(chosen)
+        rounds[chosen].append(box)
+        busy[chosen][0].add(box.receiver)
+        busy[chosen][1].add(box.sender)
     return BoxSchedule(own, tuple(tuple(r) for r in rounds))

@@ -47,6 +47,7 @@ from shardonnay.ir.builder import Builder
 from shardonnay.ir.core import Block, Op, Region, Value
 from shardonnay.ir.types import TensorType, Type
 from shardonnay.mesh import Mesh
+from shardonnay.runtime.element_values import poison
 from shardonnay.sharding import TensorSharding
 
 I64 = "i64"
@@ -315,12 +316,7 @@ class LocalContext:
         a value that shows wherever it reaches a result (NaN, a large integer)."""
         if not self.poison_padding:
             return 0
-        dtype = t.dtype
-        if dtype.kind in "fc":
-            return np.nan
-        if dtype.kind == "b":
-            return True
-        return np.iinfo(dtype).max // 3
+        return poison(t.dtype)
 
     def pad(self, x: Value, low: Sequence[int], high: Sequence[int], value=0) -> Value:
         """`x` padded at both ends of each dim with `value`."""

@@ -37,6 +37,7 @@ from shardonnay.partition.local_context import (
     axes_index,
     partition_error,
 )
+from shardonnay.partition.local_layout import IDENTITIES
 from shardonnay.partition.local_ops import localize
 
 
@@ -187,16 +188,6 @@ def _check_summed_after(ctx: LocalContext, op: Op, axes: list[AxisRef]) -> None:
         )
 
 
-_IDENTITY = {
-    "stablehlo.add": lambda dt: 0,
-    "stablehlo.or": lambda dt: 0,
-    "stablehlo.multiply": lambda dt: 1,
-    "stablehlo.and": lambda dt: 1 if dt != np.bool_ else True,
-    "stablehlo.maximum": lambda dt: -np.inf if dt.kind == "f" else np.iinfo(dt).min,
-    "stablehlo.minimum": lambda dt: np.inf if dt.kind == "f" else np.iinfo(dt).max,
-}
-
-
 def scatter(ctx: LocalContext, op: Op, operands, regions) -> list[Value]:
     count = len(op.results)
     inputs, updates = op.operands[:count], op.operands[count + 1 :]
@@ -222,7 +213,7 @@ def scatter(ctx: LocalContext, op: Op, operands, regions) -> list[Value]:
     if reduction_axes:
         kind = reduction_of(op.regions[0])
         dtype = np.dtype(inputs[0].type.dtype)
-        if count > 1 or kind not in _IDENTITY:
+        if count > 1 or kind not in IDENTITIES:
             raise partition_error(
                 op, "updates sharded along batch dims need a combiner with an identity"
             )
@@ -231,7 +222,7 @@ def scatter(ctx: LocalContext, op: Op, operands, regions) -> list[Value]:
         is_leader = ctx.table_entry(leader, ctx.partition_id(), "i1")
         is_leader = ctx.broadcast(is_leader, local_type.with_element_type("i1"))
         identity = ctx.constant(
-            np.array(_IDENTITY[kind](dtype)), TensorType((), local_type.element_type)
+            np.array(IDENTITIES[kind](dtype)), TensorType((), local_type.element_type)
         )
         identity = ctx.broadcast(identity, local_type)
         local_inputs = [

@@ -47,6 +47,7 @@ from shardonnay.partition.local_context import (
     axes_size,
     local_size,
 )
+from shardonnay.runtime.element_values import highest, lowest
 from shardonnay.sharding import DimSharding, TensorSharding
 
 Axes = tuple[AxisRef, ...]
@@ -57,22 +58,10 @@ IDENTITIES = {
     "stablehlo.xor": lambda dtype: 0,
     "stablehlo.multiply": lambda dtype: 1,
     "stablehlo.and": lambda dtype: True if dtype == np.bool_ else -1,
-    "stablehlo.maximum": lambda dtype: _lowest(dtype),
-    "stablehlo.minimum": lambda dtype: _highest(dtype),
+    "stablehlo.maximum": lowest,
+    "stablehlo.minimum": highest,
 }
 IDEMPOTENT = ("stablehlo.maximum", "stablehlo.minimum", "stablehlo.and", "stablehlo.or")
-
-
-def _lowest(dtype: np.dtype):
-    if dtype == np.bool_:
-        return False
-    return -np.inf if np.dtype(dtype).kind == "f" else np.iinfo(dtype).min
-
-
-def _highest(dtype: np.dtype):
-    if dtype == np.bool_:
-        return True
-    return np.inf if np.dtype(dtype).kind == "f" else np.iinfo(dtype).max
 
 
 def identity(kind: str, element_type: str, ctx: LocalContext) -> Value | None:
