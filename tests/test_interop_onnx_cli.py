@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import onnx
 import pytest
 
@@ -69,3 +71,8 @@ def test_errors_are_one_line(argv, message, model_file, tmp_path, capsys):
     assert main(argv) == 1
     err = capsys.readouterr().err
     assert err.startswith("error: ") and message in err and "Traceback" not in err
+
+
+def test_the_bundled_example_is_the_test_mlp():
+    bundled = Path(__file__).parent.parent / "examples" / "mlp_partial.onnx"
+    assert onnx.load(bundled).SerializeToString() == mlp().SerializeToString()
