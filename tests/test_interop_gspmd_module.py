@@ -271,6 +271,29 @@ def test_maximal_shardings_get_maximal_meshes():
     }
 
 
+def test_device_lists_that_are_no_iota_get_a_mesh_with_device_ids():
+    module = parse_module(
+        """
+        module attributes {mhlo.num_partitions = 4 : i32} {
+        func.func @main(%a: tensor<8x4xf32> {mhlo.sharding = "{devices=[4,1]0,3,1,2}"},
+                        %b: tensor<8x4xf32> {mhlo.sharding = "{devices=[2,2]<=[4]}"})
+            -> tensor<8x4xf32> {
+          return %a : tensor<8x4xf32>
+        }
+        }"""
+    )
+    imported = import_gspmd(module)
+    assert {k: str(m) for k, m in imported.meshes.items()} == {
+        "mesh": '<["_axis_0"=2, "_axis_1"=2]>',
+        "mesh_1": '<["_axis_0"=4], device_ids=[0, 3, 1, 2]>',
+    }
+    sharding = imported.function("main").arg_attrs(0)["sdy.sharding"]
+    hlo = HloSharding.parse("{devices=[4,1]0,3,1,2}")
+    assert device_slices((8, 4), sharding, imported.meshes["mesh_1"]) == _hlo_slices(hlo, (8, 4))
+    assert export_gspmd(imported).to_text() == module.to_text()
+    assert shardonnay.check(imported).ok
+
+
 def test_incompatible_cuts_raise():
     module = parse_module(
         """

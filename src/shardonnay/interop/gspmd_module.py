@@ -17,9 +17,10 @@ as `HloSharding` text (`shardonnay.interop.gspmd`):
 device ids at every boundary any sharding's tile assignment needs,
 `sdy.sharding`s, `sdy.sharding_constraint`s (open dims for `unspecified_dims`)
 and `sdy.manual_computation`s; `{maximal device=n}` gets a mesh
-`@maximal_mesh_n`. `export_gspmd` goes back. Each sharding keeps which data
-every device holds (`shardonnay.layout`), so the imported module propagates
-and partitions as its Shardy-annotated twin does.
+`@maximal_mesh_n`, and a device list that is no iota and that no axes of `@mesh`
+order gets a mesh `@mesh_1`, ... of its own with the list as `device_ids`.
+`export_gspmd` goes back. Each sharding keeps which data every device holds
+(`shardonnay.layout`), so the imported module propagates and partitions as its Shardy-annotated twin does.
 
 >>> from shardonnay.syntax.mlir_reader import parse_module
 >>> gspmd = parse_module('''
@@ -126,6 +127,7 @@ class _Importer:
     def __init__(self, module: Module, shardings: list[HloSharding]):
         self.mesh = _common_mesh(module, shardings)
         self.maximal: dict[int, str] = {}
+        self.ordered: dict[Mesh, str] = {}  # meshes with device_ids, for device lists
 
     def convert(self, hlo: HloSharding, type: Any, where: str) -> _Annotation:
         rank = len(type.shape) if isinstance(type, TensorType) else 0
@@ -141,7 +143,16 @@ class _Importer:
         if hlo.kind == "manual":
             return _Annotation(TensorSharding.replicated_on("mesh", rank), self.mesh.axis_names)
         if "manual" not in hlo.subgroups:
-            return _Annotation(to_tensor_sharding(hlo, rank, self.mesh)[0], ())
+            try:
+                return _Annotation(to_tensor_sharding(hlo, rank, self.mesh)[0], ())
+            except ShardingError:
+                if hlo.iota() is not None:
+                    raise
+            # a device list no axes of the common mesh order: a mesh of its own, with
+            # the list as device_ids (as XLA's import does)
+            sharding, mesh = to_tensor_sharding(hlo, rank)
+            name = self.ordered.setdefault(mesh, f"mesh_{len(self.ordered) + 1}")
+            return _Annotation(replace(sharding, mesh=name), ())
         # the manual subgroup dim read as one more data dim: its axes are the manual axes
         others = tuple(s for s in hlo.subgroups if s != "manual")
         widened = HloSharding.tiled(hlo.tile_dims, hlo.devices, others)
@@ -155,6 +166,8 @@ class _Importer:
 
     def meshes(self) -> list[Op]:
         ops = [Op("sdy.mesh", attributes={"sym_name": "mesh", "mesh": self.mesh})]
+        for mesh, name in self.ordered.items():
+            ops.append(Op("sdy.mesh", attributes={"sym_name": name, "mesh": mesh}))
         for device, name in sorted(self.maximal.items()):
             ops.append(Op("sdy.mesh", attributes={"sym_name": name, "mesh": Mesh((), [device])}))
         return ops
