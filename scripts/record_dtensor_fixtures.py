@@ -2,9 +2,9 @@
 
 Writes `tests/fixtures/dtensor/placements.json`, which `tests/test_interop_dtensor.py`
 compares `shardonnay.interop.dtensor` against. Needs torch (not a dependency of
-shardonnay): run it with an interpreter that has torch and numpy,
+shardonnay): run it with an interpreter that has torch and numpy, from the repository,
 
-    python scripts/record_dtensor_fixtures.py [--cases 400] [--seed 0]
+    PYTHONPATH=src python scripts/record_dtensor_fixtures.py [--cases 400] [--seed 0]
 
 Every rank of a mesh is simulated in this one process with torch's fake process group
 (`init_process_group("fake", rank=r, ...)`, one rank after the other): for each case,
@@ -15,7 +15,8 @@ tensor (each rank cuts its part of the global tensor itself, no communication) a
 `distribute_tensor` divides by), so a local tensor's values are the flat global indices
 of what the rank holds. Recorded per case:
 
-- `text`: the mesh and placements in shardonnay's text form, `shape`: the global shape;
+- `text`: the mesh and placements as `shardonnay.interop.dtensor.from_torch` reads them
+  (checked to give the same torch placements back), `shape`: the global shape;
 - `order`: DTensor's decoding of the placements into its `shard_order`, as
   `[[tensor dim, [mesh dims, major first]], ...]`, or null where `_StridedShard`s encode
   no order;
@@ -41,6 +42,8 @@ from torch.distributed.tensor._dtensor_spec import DTensorSpec, ShardOrderEntry
 from torch.distributed.tensor._utils import compute_local_shape_and_global_offset
 from torch.distributed.tensor.placement_types import _StridedShard
 from torch.testing._internal.distributed.fake_pg import FakeStore
+
+from shardonnay.interop.dtensor import from_torch, torch_placements
 
 OUT = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "dtensor" / "placements.json"
 NAMES = ("dp", "tp", "cp", "ep", "pp", "fsdp")
@@ -91,7 +94,7 @@ def random_case(rng: random.Random) -> dict:
     }
 
 
-def torch_placements(case: dict, mesh: DeviceMesh) -> tuple:
+def drawn_placements(case: dict, mesh: DeviceMesh) -> tuple:
     made = []
     for p in case["placements"]:
         if p[0] == "Shard":
@@ -107,28 +110,6 @@ def torch_placements(case: dict, mesh: DeviceMesh) -> tuple:
         m, factor = case["strided_at"]
         made[m] = _StridedShard(made[m].dim, split_factor=factor)
     return tuple(made)
-
-
-def text_of(case: dict, placements: tuple) -> str:
-    def placement(p) -> str:
-        if isinstance(p, _StridedShard):
-            return f"_StridedShard({p.dim}, split_factor={p.split_factor})"
-        if isinstance(p, Shard):
-            return f"Shard({p.dim})"
-        if isinstance(p, Replicate):
-            return "Replicate()"
-        return f"Partial({p.reduce_op})"
-
-    def tup(items) -> str:
-        items = list(items)
-        return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
-
-    text = f"mesh={tup(map(str, case['mesh_shape']))}"
-    if case["names"]:
-        text += f" names={tup(case['names'])}"
-    if case["devices"] != sorted(case["devices"]):
-        text += f" devices={tup(map(str, case['devices']))}"
-    return text + f" placements={tup(placement(p) for p in placements)}"
 
 
 def runs(indices: np.ndarray) -> list[list[int]]:
@@ -170,7 +151,7 @@ def record(cases: list[dict]) -> list[dict]:
                 case = cases[i]
                 ids = torch.tensor(case["devices"]).reshape(case["mesh_shape"])
                 mesh = DeviceMesh("cpu", ids, mesh_dim_names=case["names"])
-                placements = torch_placements(case, mesh)
+                placements = drawn_placements(case, mesh)
                 scale = math.prod(
                     mesh.size(m)
                     for m, p in enumerate(placements)
@@ -185,7 +166,10 @@ def record(cases: list[dict]) -> list[dict]:
                 if tuple(local.shape) != tuple(local_shape):
                     raise AssertionError(f"{placements}: {local.shape} != {local_shape}")
                 held = held_indices(local.numpy(), shape)
-                entry = out[i] or {"text": text_of(case, placements), "shape": shape, "ranks": {}}
+                sharding = from_torch(mesh, placements)
+                if torch_placements(sharding) != placements:
+                    raise AssertionError(f"{placements} -> {sharding} -> other placements")
+                entry = out[i] or {"text": str(sharding), "shape": shape, "ranks": {}}
                 entry["ranks"][str(rank)] = [
                     list(local_shape),
                     list(offset),

@@ -230,8 +230,6 @@ def test_dtensor_to_sharding_and_back(data):
     sizes = data.draw(st.lists(st.sampled_from((1, 2, 2, 3, 4)), min_size=1, max_size=3))
     names = data.draw(st.none() | st.just(("a", "b", "c")[: len(sizes)]))
     devices = data.draw(st.none() | st.permutations(range(math.prod(sizes))).map(tuple))
-    if math.prod(sizes) == 1:
-        devices = None  # (one rank given by `devices` is a maximal mesh)
     spec = DeviceMeshSpec(sizes, names, devices)
     rank = data.draw(st.integers(1, 3))
     where = data.draw(st.lists(st.integers(-3, rank - 1), min_size=len(sizes), max_size=len(sizes)))
@@ -425,6 +423,31 @@ def test_shard_order_must_name_the_mesh_dims_splitting_the_dim():
 def test_placements_of_extensions_have_no_equivalent(placement):
     with pytest.raises(ShardingError, match=r"has no equivalent: .*(any size|contiguous block)"):
         DTensorSharding.parse(f"mesh=(2,) placements=({placement},)")
+
+
+def test_torch_objects_are_read_by_their_attributes():
+    """(`scripts/record_dtensor_fixtures.py` reads every recorded case with `from_torch` from
+    torch's real objects and checks `torch_placements` gives them back.)"""
+    from types import SimpleNamespace
+
+    from shardonnay.interop.dtensor import from_torch
+
+    def placement(name: str, **attributes):
+        return type(name, (), attributes)()
+
+    mesh = SimpleNamespace(mesh=np.array([[3, 1], [2, 0]]), mesh_dim_names=None)
+    got = from_torch(
+        mesh,
+        [placement("_StridedShard", dim=1, split_factor=2), placement("Partial", reduce_op="max")],
+    )
+    assert str(got) == (
+        "mesh=(2, 2) devices=(3, 1, 2, 0) placements=(_StridedShard(1, split_factor=2), "
+        "Partial(max))"
+    )
+    with pytest.raises(ShardingError, match="_MaskPartial has no equivalent: partial values"):
+        from_torch(mesh, [placement("_MaskPartial"), placement("Replicate")])
+    with pytest.raises(ShardingError, match="unknown placement .* expected Shard"):
+        from_torch(mesh, [placement("Sharded", dim=0), placement("Replicate")])
 
 
 def test_sharding_without_equivalent():

@@ -27,6 +27,9 @@ block and keeps piece `i` of each (written `StridedShard` here). Shardy is
 - Open dims and priorities steer propagation and have no DTensor equivalent:
   a `ShardingError`, unless `drop_hints=True`.
 
+`from_torch(dtensor.device_mesh, dtensor.placements)` reads torch's own objects and
+`torch_placements` makes them.
+
 A dim split by one mesh dim is cut alike: `torch.chunk` gives shard `i` the
 rows `[i*c, min(n, (i+1)*c))` with `c = ceil(n/k)`, trailing shards short or
 empty, which is the padded layout's region (`layout.device_slices`); only the
@@ -67,6 +70,7 @@ from shardonnay.interop.dtensor_placements import (
     mesh_and_axes,
     partial_avg_as_sum,
 )
+from shardonnay.interop.dtensor_torch import from_torch, torch_placements
 from shardonnay.layout import device_slices
 from shardonnay.mesh import Mesh
 from shardonnay.sharding import REDUCTIONS, DimSharding, TensorSharding
@@ -81,8 +85,10 @@ __all__ = [
     "Shard",
     "StridedShard",
     "from_tensor_sharding",
+    "from_torch",
     "partial_avg_as_sum",
     "to_tensor_sharding",
+    "torch_placements",
 ]
 
 # -- conversions --------------------------------------------------------------------------

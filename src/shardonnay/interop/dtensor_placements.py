@@ -38,6 +38,7 @@ __all__ = [
     "StridedShard",
     "mesh_and_axes",
     "partial_avg_as_sum",
+    "reason_without_equivalent",
 ]
 
 REDUCE_OPS = ("sum", "avg", "min", "max", "product", "band", "bor", "bxor")
@@ -54,8 +55,7 @@ _PLAIN_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 class DeviceMeshSpec:
     """What a `DeviceMesh` says about its devices: `DeviceMesh("cuda", mesh, mesh_dim_names=...)`
     has `shape == mesh.shape` and `devices == tuple(mesh.flatten().tolist())` (None: ranks
-    `0..N-1` in order, which is what such a tuple becomes; a lone rank is kept, as it is the
-    device of a maximal mesh).
+    `0..N-1` in order, which is what such a tuple becomes).
 
     >>> spec = DeviceMeshSpec((2, 3), ("dp", "tp"), devices=(0, 2, 4, 1, 3, 5))
     >>> spec.coords_of(4), str(spec.to_mesh())
@@ -72,7 +72,7 @@ class DeviceMeshSpec:
             object.__setattr__(self, "mesh_dim_names", tuple(map(str, self.mesh_dim_names)))
         if self.devices is not None:  # ranks 0..N-1 in order are no order to speak of
             devices = tuple(int(d) for d in self.devices)
-            ordered = len(devices) > 1 and devices == tuple(range(len(devices)))
+            ordered = devices == tuple(range(len(devices)))
             object.__setattr__(self, "devices", None if ordered else devices)
         if not self.shape or any(s < 1 for s in self.shape):
             raise ShardingError(f"a DeviceMesh needs at least one dim, all of size >= 1: {self}")
@@ -125,8 +125,8 @@ class DeviceMeshSpec:
 
     def to_mesh(self) -> Mesh:
         """The mesh whose axes are these dims; dims named `x:(1)2`, `x:(2)4`, ... that cut
-        one axis major to minor become that axis (`"x"=8`). One rank given by `devices` is
-        the maximal mesh `<[], device_ids=[r]>`.
+        one axis major to minor become that axis (`"x"=8`). One rank other than 0 is the
+        maximal mesh `<[], device_ids=[r]>`.
 
         >>> str(DeviceMeshSpec((2, 4, 3), ("x:(1)2", "x:(2)4", "y")).to_mesh())
         '<["x"=8, "y"=3]>'
@@ -507,6 +507,13 @@ _WITHOUT_EQUIVALENT = {  # placements of DTensor's extensions that no TensorShar
     "_MaskPartial": "partial values masked by a buffer of indices",
     "NormPartial": "a pending norm; unreduced axes reduce by sum, max or min",
 }
+
+
+def reason_without_equivalent(placement_name: str) -> str | None:
+    """Why a placement of a DTensor extension has no equivalent (None for the others)."""
+    return _WITHOUT_EQUIVALENT.get(placement_name)
+
+
 _KEYWORD = re.compile(r"([A-Za-z_]+)\s*=(?!=)")
 _INT = re.compile(r"-?\d+")
 
@@ -517,8 +524,8 @@ def _read_placement(cursor: Cursor) -> Placement:
     cursor.skip_space()
     start = cursor.pos
     word = cursor.match(_PLAIN_NAME, "a placement")
-    if word in _WITHOUT_EQUIVALENT:
-        raise cursor.invalid(f"{word} has no equivalent: {_WITHOUT_EQUIVALENT[word]}", start)
+    if reason_without_equivalent(word):
+        raise cursor.invalid(f"{word} has no equivalent: {reason_without_equivalent(word)}", start)
     if word not in _KINDS:
         raise cursor.error(
             f"unknown placement {word!r}; expected Shard, Replicate, Partial or _StridedShard",
