@@ -20,7 +20,8 @@ and `sdy.manual_computation`s; `{maximal device=n}` gets a mesh
 `@maximal_mesh_n`, and a device list that is no iota and that no axes of `@mesh`
 order gets a mesh `@mesh_1`, ... of its own with the list as `device_ids`.
 `export_gspmd` goes back. Each sharding keeps which data every device holds
-(`shardonnay.layout`), so the imported module propagates and partitions as its Shardy-annotated twin does.
+(`shardonnay.layout`), so the imported module propagates and partitions as its
+Shardy-annotated twin does.
 
 >>> from shardonnay.syntax.mlir_reader import parse_module
 >>> gspmd = parse_module('''
