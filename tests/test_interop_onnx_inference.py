@@ -71,7 +71,8 @@ def test_per_device_computation_reproduces_onnxruntime(name):
     inputs = random_inputs(model, seed=1)
     expected = onnxruntime_values(model, inputs)
     run = run_per_device(model, inputs)
-    assert run.reshards == ()  # every node's inputs agree on its factors
+    # every node's inputs agree on its factors, and it computes its outputs as their specs say
+    assert run.reshards == ()
     assert run.mesh.size == 4
     for tensor, value in expected.items():
         np.testing.assert_allclose(run.values[tensor], value, rtol=1e-4, atol=1e-5)
@@ -176,6 +177,9 @@ def test_per_device_run_reshards_inputs_whose_specs_disagree():
     assert run.reshards == (
         'node 1 (Add "bias1"): \'b1\' #sdy.sharding<@mesh, [{"x", "y"}]> -> '
         '#sdy.sharding<@mesh, [{"y"}]>',
+        # propagation settled Hb on rows only: the node's result is resharded after it
+        'node 1 (Add "bias1"): output \'Hb\' #sdy.sharding<@mesh, [{"x"}, {"y"}]> -> '
+        '#sdy.sharding<@mesh, [{"x"}, {}]>',
     )
     expected = onnxruntime_values(done, inputs)
     np.testing.assert_allclose(run.values["Y"], expected["Y"], rtol=1e-4, atol=1e-5)

@@ -15,8 +15,9 @@ what they say, equals running the model whole (onnxruntime).
 A node's local computation follows its factor rule: the axes of a factor
 come from the first input that maps it; dims the op needs whole
 (`need_replication`, `permutation`) are gathered first; an input whose spec
-disagrees with the others is resharded first (`ShardedRun.reshards` lists
-them). Reshape and Expand get their local target shapes; a bias added after
+disagrees with the others is resharded first, an output whose spec differs
+from what the node computes is resharded after (`ShardedRun.reshards` lists
+both). Reshape and Expand get their local target shapes; a bias added after
 a split contraction (Gemm's C, Conv's B) is added by one device of each
 group; ReduceMean's local means are weighted by their share of the count;
 the padding of uneven shards reduced by ReduceMax (ReduceMin) is -inf (+inf).
@@ -68,7 +69,7 @@ _BIAS = {"Gemm": 2, "Conv": 2}
 @dataclass(frozen=True)
 class ShardedRun:
     """Every tensor's global value, reassembled from the devices' pieces, and
-    the node inputs that had to be resharded before their node ran."""
+    the node inputs (outputs) resharded before (after) their node ran."""
 
     values: Mapping[str, np.ndarray]
     reshards: tuple[str, ...]
@@ -94,7 +95,7 @@ def run_per_device(
     reshards: list[str] = []
     for index, node in enumerate(view.nodes):
         node_inputs = resolve_inputs(view, index, specs[index].inputs, known)
-        outputs = _run_node(view, index, node_inputs, values, mesh, reshards)
+        outputs = _run_node(view, index, node_inputs, specs[index].outputs, values, mesh, reshards)
         values.update(outputs)
         for name in node.output:
             known[name] = specs[index].outputs.get(name)
@@ -105,6 +106,7 @@ def _run_node(
     view: ModelView,
     index: int,
     specs: list[ShardingSpec | None],
+    out_specs: Mapping[str, ShardingSpec],
     values: dict[str, np.ndarray],
     mesh: Mesh,
     reshards: list[str],
@@ -151,6 +153,12 @@ def _run_node(
         if r.unreduced:
             r = TensorSharding(r.mesh, r.dims, r.replicated, r.unreduced, _combine(kind))
         combined[name] = layout.unshard(per_device[name], r, mesh, shape)
+        given = out_specs.get(name)
+        if given is None:
+            continue
+        wanted = spec_to_sharding(given.normalized(len(shape)), shape, mesh)
+        if not layout.equivalent(_without_unreduced(r), wanted, mesh, shape):
+            reshards.append(f"{label}: output {name!r} {_without_unreduced(r)} -> {wanted}")
     return combined
 
 
