@@ -61,7 +61,7 @@ def run(
     """
     import jax
 
-    global_module, leaves, out_tree = _program(jax, module_or_f, args, kwargs)
+    global_module, leaves, out_tree = program_and_inputs(module_or_f, args, kwargs)
     from shardonnay.partition.program import partition
 
     local = partition(global_module, propagate=propagate)
@@ -111,9 +111,12 @@ def run_partitioned(
 # -- the program and its devices ------------------------------------------------------------
 
 
-def _program(jax, module_or_f: Any, args: tuple, kwargs: dict):
-    """The global module, the flat list of its inputs and the output pytree
-    (None for a module)."""
+def program_and_inputs(module_or_f: Any, args: tuple, kwargs: dict):
+    """The global module `run` partitions, the inputs of its `@main` (the
+    leaves of `args` and `kwargs` that JAX kept) and the output pytree (None
+    for a module)."""
+    import jax
+
     from shardonnay.syntax.mlir_reader import parse_module
 
     if isinstance(module_or_f, Module):
@@ -247,4 +250,4 @@ def _even_named(
         return None
 
 
-__all__ = ["run", "run_partitioned"]
+__all__ = ["program_and_inputs", "run", "run_partitioned"]
