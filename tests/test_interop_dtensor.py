@@ -252,6 +252,25 @@ def test_dtensor_to_sharding_and_back(data):
         for d in range(rank)
     )
     assert_same_data(dtensor, sharding, mesh, shape)
+    # Any shape: the same data, or a ragged dim where DTensor's step-by-step chunks differ.
+    shape = tuple(data.draw(st.integers(0, 13)) for _ in range(rank))
+    regions = layout.device_slices(shape, sharding, mesh)
+    same = all(
+        np.array_equal(indices, np.arange(s.start, s.stop))
+        for device, held in dtensor_regions(dtensor, shape).items()
+        for indices, s in zip(held, regions[device], strict=True)
+    )
+    if same:
+        assert to_tensor_sharding(dtensor, rank, shape=shape) == (sharding, mesh)
+        assert_same_data(dtensor, sharding, mesh, shape)
+    else:
+        assert any(
+            len(o) > 1 and shape[d] % math.prod(sizes[m] for m in o) for d, o in orders.items()
+        )
+        with pytest.raises(ShardingError, match="ragged"):
+            to_tensor_sharding(dtensor, rank, shape=shape)
+        with pytest.raises(ShardingError, match="ragged"):
+            from_tensor_sharding(sharding, mesh, shape=shape)
 
 
 def test_sub_axes_are_mesh_dims_named_after_them():
