@@ -230,6 +230,17 @@ def test_random_gspmd_modules_round_trip_exactly():
     assert checked >= 40
 
 
+@pytest.mark.parametrize("name", ["shard_map_psum", "partial_manual"])
+def test_shard_map_bodies_written_inline_import_as_called_ones(name):
+    """A shard_map whose body sits between its custom calls (no `call @shmap_body`)."""
+    from shardonnay.partition.inline import inline_calls
+
+    called = _read(name, "gspmd")
+    inline = inline_calls(called)
+    assert not [op for op in inline.walk() if op.name == "func.call"]
+    assert import_gspmd(inline).to_text() == import_gspmd(called).to_text()
+
+
 def test_tuple_shardings_annotate_each_result():
     module = parse_module(
         """
@@ -317,7 +328,7 @@ def test_unpaired_shard_map_custom_call_raises():
           return %0 : tensor<4xf32>
         }"""
     )
-    with pytest.raises(IRError, match="outside a shard_map"):
+    with pytest.raises(IRError, match="escapes it without @Sharding"):
         import_gspmd(module)
 
 
