@@ -21,9 +21,19 @@ with the same program and arguments (global numpy arrays, or JAX arrays
 spanning all processes); each feeds and runs its own devices, and gets back
 arrays whose addressable shards are its devices' results.
 
-A result whose sharding JAX cannot hold (uneven, or unreduced on axes that
-are not Explicit) comes back replicated on its mesh's devices (one process
-only).
+A result whose sharding JAX cannot hold (uneven, or unreduced) comes back
+replicated on its mesh's devices (one process only).
+
+>>> import numpy as np, shardonnay
+>>> m = shardonnay.parse_module('''sdy.mesh @mesh = <["x"=1]>
+... func.func @main(%arg0: tensor<4xi64> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>})
+...     -> tensor<4xi64> {
+...   %0 = stablehlo.add %arg0, %arg0 : tensor<4xi64>
+...   return %0 : tensor<4xi64>
+... }''')
+>>> (y,) = run(m, np.arange(4) << 40)
+>>> y.dtype, np.asarray(y)[3]
+(dtype('int64'), np.int64(6597069766656))
 """
 
 from __future__ import annotations
