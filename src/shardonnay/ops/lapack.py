@@ -9,9 +9,10 @@ arithmetic is float64 / complex128; results are rounded to the declared
 types by the interpreter.
 
 Where numpy calls the same LAPACK driver (`gesdd`, `syevd`/`heevd`, `geev`,
-`geqrf`), it is used, so that signs of singular and eigen vectors agree with
-LAPACK's; the others are LAPACK's unblocked algorithms (`getf2`, `potf2`,
-`org2r`, `trsm` by substitution): the same factors, up to rounding.
+`geqrf`), it is used; the others are LAPACK's unblocked algorithms (`getf2`,
+`potf2`, `org2r`, `trsm` by substitution): the same factors, up to
+rounding. Singular and eigen vectors are unique up to sign (phase), which
+LAPACK builds may choose differently.
 
 >>> a = np.array([[4.0, 2.0], [2.0, 3.0]])
 >>> factor, info = potrf(a, lower=True)
