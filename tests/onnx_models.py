@@ -75,36 +75,57 @@ def transformer_block(seed: int = 0) -> onnx.ModelProto:
     Q/K/V projections, heads by Reshape+Transpose, softmax(QK^T/2) V, output
     projection, residual Add. Annotated: X split by batch over groups
     {0,1},{2,3}; Wq, Wk, Wv split by columns (heads) over {0,2},{1,3}."""
+    return transformer_stack(1, seed)
+
+
+def transformer_stack(layers: int, seed: int = 0, *, batch: int = 2) -> onnx.ModelProto:
+    """`layers` attention blocks in a row (`transformer_block`'s, tensors of
+    layer `i > 0` prefixed `l{i}_`), each annotated alike; the model input X
+    is split by batch."""
     rng = np.random.default_rng(seed)
-    b, s, d, h = 2, 8, 16, 4
-    ln = helper.make_node("LayerNormalization", ["X", "gamma", "beta"], ["N"], axis=-1, name="ln")
-    annotate(ln, spec("X", [(0, 2)], groups=[[0, 1], [2, 3]]))
-    nodes = [ln]
-    for name in "QKV":
-        proj = helper.make_node("MatMul", ["N", f"W{name.lower()}"], [name], name=f"proj_{name}")
-        annotate(proj, spec(f"W{name.lower()}", [(1, 2)], groups=[[0, 2], [1, 3]]))
+    b, s, d, h = batch, 8, 16, 4
+    nodes, weights = [], []
+    x = "X"
+    for layer in range(layers):
+        p = f"l{layer}_" if layer else ""
+        ln = helper.make_node(
+            "LayerNormalization", [x, "gamma", "beta"], [f"{p}N"], axis=-1, name=f"{p}ln"
+        )
+        if layer == 0:
+            annotate(ln, spec("X", [(0, 2)], groups=[[0, 1], [2, 3]]))
+        nodes.append(ln)
+        for name in "QKV":
+            w = f"{p}W{name.lower()}"
+            proj = helper.make_node("MatMul", [f"{p}N", w], [p + name], name=f"{p}proj_{name}")
+            annotate(proj, spec(w, [(1, 2)], groups=[[0, 2], [1, 3]]))
+            nodes += [
+                proj,
+                helper.make_node(
+                    "Reshape", [p + name, "heads"], [f"{p}{name}4"], name=f"{p}split_{name}"
+                ),
+                helper.make_node(
+                    "Transpose",
+                    [f"{p}{name}4"],
+                    [f"{p}{name}h"],
+                    perm=[0, 2, 3, 1] if name == "K" else [0, 2, 1, 3],
+                    name=f"{p}heads_{name}",
+                ),
+            ]
+        y = "Y" if layer == layers - 1 else f"l{layer}_out"
         nodes += [
-            proj,
-            helper.make_node("Reshape", [name, "heads"], [f"{name}4"], name=f"split_{name}"),
+            helper.make_node("MatMul", [f"{p}Qh", f"{p}Kh"], [f"{p}S"], name=f"{p}scores"),
+            helper.make_node("Mul", [f"{p}S", "scale"], [f"{p}Ss"], name=f"{p}scale"),
+            helper.make_node("Softmax", [f"{p}Ss"], [f"{p}P"], axis=-1, name=f"{p}softmax"),
+            helper.make_node("MatMul", [f"{p}P", f"{p}Vh"], [f"{p}C"], name=f"{p}context"),
             helper.make_node(
-                "Transpose",
-                [f"{name}4"],
-                [f"{name}h"],
-                perm=[0, 2, 3, 1] if name == "K" else [0, 2, 1, 3],
-                name=f"heads_{name}",
+                "Transpose", [f"{p}C"], [f"{p}Ct"], perm=[0, 2, 1, 3], name=f"{p}merge"
             ),
+            helper.make_node("Reshape", [f"{p}Ct", "model"], [f"{p}Cm"], name=f"{p}merge_heads"),
+            helper.make_node("MatMul", [f"{p}Cm", f"{p}Wo"], [f"{p}O"], name=f"{p}proj_out"),
+            helper.make_node("Add", [f"{p}O", x], [y], name=f"{p}residual"),
         ]
-    nodes += [
-        helper.make_node("MatMul", ["Qh", "Kh"], ["S"], name="scores"),
-        helper.make_node("Mul", ["S", "scale"], ["Ss"], name="scale"),
-        helper.make_node("Softmax", ["Ss"], ["P"], axis=-1, name="softmax"),
-        helper.make_node("MatMul", ["P", "Vh"], ["C"], name="context"),
-        helper.make_node("Transpose", ["C"], ["Ct"], perm=[0, 2, 1, 3], name="merge"),
-        helper.make_node("Reshape", ["Ct", "model"], ["Cm"], name="merge_heads"),
-        helper.make_node("MatMul", ["Cm", "Wo"], ["O"], name="proj_out"),
-        helper.make_node("Add", ["O", "X"], ["Y"], name="residual"),
-    ]
-    weights = _weights(rng, Wq=(d, d), Wk=(d, d), Wv=(d, d), Wo=(d, d))
+        weights += _weights(rng, **{f"{p}W{n}": (d, d) for n in "qkvo"})
+        x = y
     weights += [
         numpy_helper.from_array(np.ones(d, np.float32) * 1.5, "gamma"),
         numpy_helper.from_array(np.full(d, 0.1, np.float32), "beta"),
@@ -173,6 +194,7 @@ MODELS = {
     "transformer_block": transformer_block,
     "conv_net": conv_net,
     "embedding_mixer": embedding_mixer,
+    "two_transformer_blocks": lambda seed=0: transformer_stack(2, seed),
 }
 
 
