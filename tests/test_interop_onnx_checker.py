@@ -208,3 +208,13 @@ def test_formalism_inference_follows_producers_and_leaves_model_inputs_unsharded
     assert specs[1].inputs["b1"] == ShardingSpec("b1", (-1,), ((-1, (0, 1, 2, 3)),))
     assert any("non-broadcast axes sharded alike" in note for note in result.notes)
     assert "Y" not in specs[4].outputs  # nothing inferred past the invalid node
+
+
+def test_an_operator_without_a_rule_is_unsupported_only_when_its_inputs_are_split():
+    node = helper.make_node("Shrink", ["X"], ["Y"], name="shrink")
+    model = one_node(node, {"X": (4, 6)}, {"Y": (4, 6)}, devices=2)
+    assert check_model(model) == []
+    assert inferred_outputs(model)["Y"] == ShardingSpec("Y", (-1,), ((-1, (0, 1)),))
+    annotate(node, spec("X", [(0, 2)], devices=[0, 1]))
+    model = one_node(node, {"X": (4, 6)}, {"Y": (4, 6)}, devices=2)
+    assert rules(check_model(model)) == [("operator scope", None, "unsupported")]

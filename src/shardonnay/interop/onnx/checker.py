@@ -149,6 +149,11 @@ def check_node(
     try:
         rule = node_rule(node, in_shapes, out_shapes, view.constants)
     except UnsupportedOpError as e:
+        devices = frozenset().union(*(s.device_set for s in inputs))
+        if not sharded and all(s.device_set == devices for s in inputs):
+            # unsharded inputs on the same devices: so is the output, whatever the op
+            replicated = {n: replicated_spec(n, devices) for n in node.output}
+            return NodeCheck(tuple(findings), replicated)
         findings.append(Finding(label, None, "operator scope", str(e), "unsupported"))
         return NodeCheck(tuple(findings), outputs)
     regions = [s.regions(shape) for s, shape in zip(inputs, in_shapes, strict=True)]

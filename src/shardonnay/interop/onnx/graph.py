@@ -54,7 +54,8 @@ class ModelView:
         self.model = model
         try:
             inferred = onnx.shape_inference.infer_shapes(model, strict_mode=False)
-        except Exception:  # an op shape inference does not know: keep what the model says
+        except (onnx.shape_inference.InferenceError, onnx.checker.ValidationError):
+            # shapes ONNX cannot infer (an unknown op): keep what the model says
             inferred = model
         graph = inferred.graph
         self.nodes = list(model.graph.node)
