@@ -166,3 +166,21 @@ def test_errors_are_one_line(capsys, argv, message):
     assert main(["convert", *argv]) == 1
     err = capsys.readouterr().err
     assert err.startswith("error: ") and message in err and "Traceback" not in err
+
+
+def test_commands_that_read_a_program_read_every_format(capsys, tmp_path):
+    """`--from gspmd|shard` on propagate, partition and explain: the program is read as
+    `convert --to sdy` reads it."""
+    gspmd = str(CORPUS / "mlp.gspmd.mlir")
+    assert main(["partition", gspmd, "--from", "gspmd", "--simulate"]) == 0
+    assert "1 of 1 outputs match" in capsys.readouterr().out
+    source = tmp_path / "program.mlir"
+    source.write_text(SHARD_PROGRAM)
+    assert main(["propagate", str(source), "--from", "shard"]) == 0
+    propagated = shardonnay.parse_module(capsys.readouterr().out)
+    negate = next(op for op in propagated.walk() if op.name == "stablehlo.negate")
+    assert str(negate.attributes["sdy.sharding"]) == (
+        '#sdy.sharding_per_value<[<@grid, [{"axis_1"}, {"axis_0"}]>]>'
+    )
+    assert main(["explain", str(source), "--from", "shard", "%0"]) == 0
+    assert "axis_1" in capsys.readouterr().out

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from shardonnay.cli.inputs import add_propagation_options, read_input
+from shardonnay.cli.inputs import add_input_format_option, add_propagation_options, read_program
 from shardonnay.cli.progress_bar import add_quiet_option
 from shardonnay.errors import ShardonnayError
 
@@ -39,15 +39,14 @@ def add_command(commands: argparse._SubParsersAction) -> None:
         "of sdy-propagation-pipeline",
     )
     add_quiet_option(explain)
+    add_input_format_option(explain)
     explain.set_defaults(run=run, command_parser=explain)
 
 
 def run(args: argparse.Namespace) -> int:
     from shardonnay.propagation.explain import explain_propagation
-    from shardonnay.syntax.mlir_reader import parse_module
 
-    text, source = read_input(args.input)
-    module = parse_module(text, source)
+    module = read_program(args)
     pipeline = not args.no_pipeline
     if pipeline and args.strategy not in ("aggressive", "basic"):
         args.command_parser.error(

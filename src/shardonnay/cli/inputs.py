@@ -36,8 +36,7 @@ jax.jit(f).lower(*args).as_text() prints it
     if data.startswith(b"ML\xefR"):
         return f"{source}: MLIR bytecode, not text; {hint}"
     return (
-        f"{source}: not UTF-8 text (byte 0x{data[error.start]:02X} at offset {error.start}); "
-        f"{hint}"
+        f"{source}: not UTF-8 text (byte 0x{data[error.start]:02X} at offset {error.start}); {hint}"
     )
 
 
@@ -90,3 +89,26 @@ def add_propagation_options(command: argparse.ArgumentParser) -> None:
     command.add_argument(
         "--conservative", action="store_true", help="never split an axis into sub-axes"
     )
+
+
+def add_input_format_option(command: argparse.ArgumentParser) -> None:
+    """`--from FORMAT`: the language the program's shardings are written in."""
+    from shardonnay.cli.convert import MODULE_FORMATS
+
+    command.add_argument(
+        "--from",
+        dest="input_format",
+        choices=sorted(MODULE_FORMATS),
+        default="sdy",
+        help="the language of the program's shardings: sdy (default), gspmd (mhlo.sharding, "
+        "as JAX writes it without Shardy) or shard (the MLIR shard dialect); read as "
+        "`shardonnay convert --from FORMAT --to sdy` would",
+    )
+
+
+def read_program(args: argparse.Namespace):
+    """The module of `args.input`, its shardings read from `args.input_format` (default sdy)."""
+    from shardonnay.cli.convert import MODULE_FORMATS
+
+    text, source = read_input(args.input)
+    return MODULE_FORMATS[getattr(args, "input_format", "sdy")].read(text, source)

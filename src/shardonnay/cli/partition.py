@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from shardonnay.cli.inputs import read_input, seed
+from shardonnay.cli.inputs import add_input_format_option, read_program, seed
 from shardonnay.cli.progress_bar import add_quiet_option
 from shardonnay.partition.numerics import ROUNDING
 
@@ -104,6 +104,7 @@ def add_command(commands: argparse._SubParsersAction) -> None:
         help="print the global program with explicit sdy collectives instead",
     )
     add_quiet_option(partition)
+    add_input_format_option(partition)
     partition.set_defaults(run=run)
 
 
@@ -113,14 +114,12 @@ def run(args: argparse.Namespace) -> int:
     from shardonnay.partition.global_to_local import convert_global_to_local
     from shardonnay.partition.numerics import validate_tolerance
     from shardonnay.partition.program import check, explicit_collectives
-    from shardonnay.syntax.mlir_reader import parse_module
 
     for name in ("rounding", "rtol", "atol", "input_scale"):
         validate_tolerance(f"--{name.replace('_', '-')}", getattr(args, name))
     if args.seed < 0:
         raise ShardonnayError(f"--seed must be >= 0, got {args.seed}")
-    text, source = read_input(args.input)
-    module = parse_module(text, source)
+    module = read_program(args)
     verify(module)
     propagate = not args.no_propagate
     result = failure = None

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from shardonnay.cli.inputs import add_propagation_options, read_input
+from shardonnay.cli.inputs import add_input_format_option, add_propagation_options, read_program
 from shardonnay.cli.progress_bar import add_quiet_option
 
 
@@ -41,14 +41,12 @@ def add_command(commands: argparse._SubParsersAction) -> None:
         "open, no import/export steps) instead of sdy-propagation-pipeline",
     )
     add_quiet_option(propagate)
+    add_input_format_option(propagate)
     propagate.set_defaults(run=run, command_parser=propagate)
 
 
 def run(args: argparse.Namespace) -> int:
-    from shardonnay.syntax.mlir_reader import parse_module
-
-    text, source = read_input(args.input)
-    module = parse_module(text, source)
+    module = read_program(args)
     options = {"strategy": args.strategy, "conservative": args.conservative}
     if not args.no_pipeline:
         from shardonnay.propagation.pipeline import propagation_pipeline
