@@ -35,8 +35,7 @@ def _seen(picture, width: int, terminal: int | None = None) -> str:
 
 
 NON_IOTA = """\
-5x2x7 #sdy.sharding<@m, [{"b"}, {}, {"a"}]> on <["a"=3,
-"b"=2], device_ids=[0, 2, 4, 1, 3, 5]>
+5x2x7 #sdy.sharding<@m, [{"b"}, {}, {"a"}]> on <["a"=3, "b"=2], device_ids=[0, 2, 4, 1, 3, 5]>
 ┌────────────────────────┬────────────────────────┬────────────┐
 │                        │                        │            │
 │       [0:3, 0:3]       │       [0:3, 3:6]       │ [0:3, 6:7] │
@@ -51,18 +50,14 @@ NON_IOTA = """\
 │           2            │           1            │     5      │
 │                        │                        │            │
 └────────────────────────┴────────────────────────┴────────────┘
-rows: dim 0 (5) split 2 ways along "b"; columns: dim 2 (7)
-split 3 ways along "a"
+rows: dim 0 (5) split 2 ways along "b"; columns: dim 2 (7) split 3 ways along "a"
 not drawn: dim 1 (2) whole
-padding: dim 0 is cut in 2 shards of 3 slots; the last with
-data holds 2
-padding: dim 2 is cut in 3 shards of 3 slots; the last with
-data holds 1
+padding: dim 0 is cut in 2 shards of 3 slots; the last with data holds 2
+padding: dim 2 is cut in 3 shards of 3 slots; the last with data holds 1
 """
 
 SUB_AXIS_UNREDUCED = """\
-4x6 #sdy.sharding<@m, [{"x":(1)2}, {}],
-unreduced={"u"}> on <["x"=4, "u"=2]>
+4x6 #sdy.sharding<@m, [{"x":(1)2}, {}], unreduced={"u"}> on <["x"=4, "u"=2]>
 ┌──────────────────────────────────────┐
 │                                      │
 │              [0:2, 0:6]              │
@@ -76,11 +71,9 @@ unreduced={"u"}> on <["x"=4, "u"=2]>
 │              4, 5, 6, 7              │
 │                                      │
 └──────────────────────────────────────┘
-rows: dim 0 (4) split 2 ways along
-"x":(1)2; columns: dim 1 (6) whole
+rows: dim 0 (4) split 2 ways along "x":(1)2; columns: dim 1 (6) whole
 replicated along "x" (the rest of it)
-unreduced along "u": the devices of a
-block hold values whose sum is the data
+unreduced along "u": the devices of a block hold values whose sum is the data
 each block is held by 4 devices
 """
 

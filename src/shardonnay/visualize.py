@@ -243,7 +243,7 @@ class ShardingPicture:
 
         console = console or Console()
         width = width or min(console.width, 120)
-        console.print(Text(self.title, style="bold"))
+        console.print(Text(self.title, style="bold"), soft_wrap=True)  # the terminal wraps
         for line in self._cells(width):
             text = Text()
             for part, block in line:
@@ -254,7 +254,7 @@ class ShardingPicture:
                     text.append(part, style=f"{ink} on {background}")
             console.print(text, no_wrap=True, overflow="ignore", crop=False)
         for note in self.notes():
-            console.print(Text(note, style="dim"))
+            console.print(Text(note, style="dim"), soft_wrap=True)
 
     def save(self, path: str, *, dpi: int = 100) -> None:
         """Writes the picture as an image (`.png`, `.svg`, `.pdf`: matplotlib's
