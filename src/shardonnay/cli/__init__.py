@@ -5,12 +5,12 @@
     shardonnay fmt program.mlir [--generic] [--split-input-file]
     shardonnay run program.mlir --seed 0 [--func main]
     shardonnay propagate program.mlir [--strategy STRATEGY] [--conservative] [--no-pipeline]
-        [--debug-origins] [--debug-edges]
-    shardonnay explain program.mlir %12 [--why-not AXIS]
+        [--debug-origins] [--debug-edges] [--from gspmd|shard]
+    shardonnay explain program.mlir %12 [--why-not AXIS] [--from gspmd|shard]
     shardonnay show program.mlir %12 [--dims 0,1] [--png OUT | --svg OUT]
     shardonnay opt program.mlir --pass-pipeline 'builtin.module(sdy-aggressive-propagate)'
     shardonnay partition program.mlir [--report] [--simulate [--seed N]] [--devices]
-        [--no-propagate]
+        [--no-propagate] [--from gspmd|shard]
     shardonnay convert program.mlir --from gspmd|shard|sdy --to sdy|gspmd|shard
     shardonnay convert --sharding TEXT --shape 8x6 [--mesh MESH] --from FORMAT --to FORMAT
     shardonnay onnx check|infer|show MODEL.onnx ...
