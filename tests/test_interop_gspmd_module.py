@@ -363,3 +363,28 @@ def test_module_without_gspmd_annotations_is_unchanged():
     )
     module = parse_module(text)
     assert import_gspmd(module).to_text() == module.to_text()
+
+
+@pytest.mark.oracle
+def test_corpus_is_what_jax_writes():
+    """The stored modules are what JAX lowers today, with Shardy off and on
+    (`scripts/export_gspmd_corpus.py`, imported and run in this process)."""
+    import importlib.util
+    import os
+
+    os.environ.setdefault("XLA_FLAGS", "--xla_force_host_platform_device_count=8")
+    jax = pytest.importorskip("jax")
+    if len(jax.devices("cpu")) < 8:
+        pytest.skip("needs 8 host devices (XLA_FLAGS was set before jax was imported)")
+    path = Path(__file__).parent.parent / "scripts" / "export_gspmd_corpus.py"
+    spec = importlib.util.spec_from_file_location("export_gspmd_corpus", path)
+    script = importlib.util.module_from_spec(spec)
+    was = jax.config.jax_use_shardy_partitioner
+    try:
+        spec.loader.exec_module(script)
+        for make in script.PROGRAMS:
+            for kind, use_shardy in (("gspmd", False), ("sdy", True)):
+                text = (CORPUS / f"{make.__name__}.{kind}.mlir").read_text()
+                assert script.lowered_text(make, use_shardy) == text, (make.__name__, kind)
+    finally:
+        jax.config.update("jax_use_shardy_partitioner", was)
