@@ -301,13 +301,20 @@ def partition_report(
 
 
 def report_of(
-    module: Module, explicit: Module, local: Module, *, propagate: bool = True
+    module: Module,
+    explicit: Module,
+    local: Module,
+    *,
+    propagate: bool = True,
+    propagated: Module | None = None,
 ) -> PartitionReport:
-    """`partition_report` of `module`, propagated again to name its values
-    (`propagate=False`: named as `module` itself prints them)."""
-    from shardonnay.propagation.pipeline import propagation_pipeline
+    """`partition_report` of `module`, its values named as `propagated` (its
+    propagated program, computed again when not given; with
+    `propagate=False`, `module` itself) prints them."""
+    if propagated is None:
+        from shardonnay.propagation.pipeline import propagation_pipeline
 
-    propagated = propagation_pipeline(module) if propagate else module
+        propagated = propagation_pipeline(module) if propagate else module
     return partition_report(module, propagated, explicit, local)
 
 
