@@ -83,12 +83,12 @@ SHARD_PROGRAM = """\
 module {
   shard.grid @grid(shape = 2x3)
   func.func @main(%arg0: tensor<6x6xf32>) -> tensor<6x6xf32> {
-    %0 = shard.sharding @grid split_axes = [[0], [1]] : !shard.sharding
-    %1 = shard.shard %arg0 to %0 : tensor<6x6xf32>
-    %2 = stablehlo.negate %1 : tensor<6x6xf32>
-    %3 = shard.sharding @grid split_axes = [[1], [0]] : !shard.sharding
-    %4 = shard.shard %2 to %3 annotate_for_users : tensor<6x6xf32>
-    return %4 : tensor<6x6xf32>
+    %sharding = shard.sharding @grid split_axes = [[0], [1]] : !shard.sharding
+    %sharding_annotated = shard.shard %arg0 to %sharding : tensor<6x6xf32>
+    %0 = stablehlo.negate %sharding_annotated : tensor<6x6xf32>
+    %sharding_0 = shard.sharding @grid split_axes = [[1], [0]] : !shard.sharding
+    %sharding_annotated_1 = shard.shard %0 to %sharding_0 annotate_for_users : tensor<6x6xf32>
+    return %sharding_annotated_1 : tensor<6x6xf32>
   }
 }
 """

@@ -35,34 +35,34 @@ module {
   shard.grid @grid4(shape = 2x2x4)
   shard.grid @grid1d_4(shape = 4)
   func.func @f(%arg0: tensor<4x8xf32>, %arg1: tensor<4x14xf32>) -> tensor<4x8xf32> {
-    %0 = shard.sharding @grid4 split_axes = [[]] : !shard.sharding
-    %1 = shard.sharding @grid4 split_axes = [[0]] : !shard.sharding
-    %2 = shard.sharding @grid4 split_axes = [[0]] halo_sizes = [1, 2] : !shard.sharding
-    %3 = shard.sharding @grid1d_4 split_axes = [[], [0]] sharded_dims_offsets = [0, 2, 5, 9, 14] : !shard.sharding
-    %4 = shard.shard %arg0 to %1 : tensor<4x8xf32>
-    %5 = shard.shard %arg0 to %2 annotate_for_users : tensor<4x8xf32>
-    %6 = shard.shard %arg1 to %3 : tensor<4x14xf32>
-    %7:2 = shard.shard_shape dims = [4, 14] sharding = %3 device = [2] : index, index
-    %8 = shard.process_linear_index on @grid0 : index
-    %9:2 = shard.process_multi_index on @grid0 axes = [2, 0] : index, index
-    %10:3 = shard.grid_shape @grid0 : index, index, index
-    return %4 : tensor<4x8xf32>
+    %sharding = shard.sharding @grid4 split_axes = [[]] : !shard.sharding
+    %sharding_0 = shard.sharding @grid4 split_axes = [[0]] : !shard.sharding
+    %sharding_1 = shard.sharding @grid4 split_axes = [[0]] halo_sizes = [1, 2] : !shard.sharding
+    %sharding_2 = shard.sharding @grid1d_4 split_axes = [[], [0]] sharded_dims_offsets = [0, 2, 5, 9, 14] : !shard.sharding
+    %sharding_annotated = shard.shard %arg0 to %sharding_0 : tensor<4x8xf32>
+    %sharding_annotated_3 = shard.shard %arg0 to %sharding_1 annotate_for_users : tensor<4x8xf32>
+    %sharding_annotated_4 = shard.shard %arg1 to %sharding_2 : tensor<4x14xf32>
+    %shard_shape:2 = shard.shard_shape dims = [4, 14] sharding = %sharding_2 device = [2] : index, index
+    %proc_linear_idx = shard.process_linear_index on @grid0 : index
+    %proc_linear_idx_5:2 = shard.process_multi_index on @grid0 axes = [2, 0] : index, index
+    %0:3 = shard.grid_shape @grid0 : index, index, index
+    return %sharding_annotated : tensor<4x8xf32>
   }
   func.func @collectives(%arg0: tensor<2x2xi8>, %arg1: tensor<3x4xf32>, %arg2: tensor<2xi8>) -> tensor<2x4xi8> {
-    %0 = shard.all_gather %arg0 on @grid4 grid_axes = [1] gather_axis = 1 : tensor<2x2xi8> -> tensor<2x4xi8>
-    %1 = shard.all_reduce %arg1 on @grid4 grid_axes = [1, 0] reduction = <max> : tensor<3x4xf32> -> tensor<3x4xf64>
-    %2 = shard.all_slice %0 on @grid4 grid_axes = [1] slice_axis = 1 : tensor<2x4xi8> -> tensor<2x2xi8>
-    %3 = shard.all_to_all %arg0 on @grid4 grid_axes = [0] split_axis = 1 concat_axis = 0 : tensor<2x2xi8> -> tensor<4x1xi8>
-    %4 = shard.broadcast %arg2 on @grid4 grid_axes = [0] root = [0] : (tensor<2xi8>) -> tensor<2xi8>
-    %5 = shard.gather %arg0 on @grid4 grid_axes = [1] gather_axis = 1 root = [1] : (tensor<2x2xi8>) -> tensor<2x4xi8>
-    %6 = shard.reduce %arg1 on @grid4 grid_axes = [1, 0] reduction = <max> root = [1, 1] : (tensor<3x4xf32>) -> tensor<3x4xf64>
-    %7 = shard.reduce_scatter %arg0 on @grid4 grid_axes = [1] reduction = <max> scatter_axis = 0 : tensor<2x2xi8> -> tensor<1x2xi8>
-    %8 = shard.scatter %arg0 on @grid4 grid_axes = [0] scatter_axis = 0 root = [1] : (tensor<2x2xi8>) -> tensor<1x2xi8>
-    %9 = shard.send %arg0 on @grid4 grid_axes = [1] destination = [1] : (tensor<2x2xi8>) -> tensor<2x2xi8>
-    %10 = shard.recv %arg0 on @grid4 grid_axes = [1] source = [0] : (tensor<2x2xi8>) -> tensor<2x2xi8>
-    %11 = shard.shift %arg2 on @grid4 grid_axes = [2] shift_axis = 2 offset = 2 rotate : tensor<2xi8> -> tensor<2xi8>
-    %12 = shard.update_halo %arg0 on @grid4 split_axes = [[0]] halo_sizes = [1, 1] : tensor<2x2xi8>
-    return %0 : tensor<2x4xi8>
+    %all_gather = shard.all_gather %arg0 on @grid4 grid_axes = [1] gather_axis = 1 : tensor<2x2xi8> -> tensor<2x4xi8>
+    %all_reduce = shard.all_reduce %arg1 on @grid4 grid_axes = [1, 0] reduction = <max> : tensor<3x4xf32> -> tensor<3x4xf64>
+    %all_slice = shard.all_slice %all_gather on @grid4 grid_axes = [1] slice_axis = 1 : tensor<2x4xi8> -> tensor<2x2xi8>
+    %all_to_all = shard.all_to_all %arg0 on @grid4 grid_axes = [0] split_axis = 1 concat_axis = 0 : tensor<2x2xi8> -> tensor<4x1xi8>
+    %broadcast = shard.broadcast %arg2 on @grid4 grid_axes = [0] root = [0] : (tensor<2xi8>) -> tensor<2xi8>
+    %gather = shard.gather %arg0 on @grid4 grid_axes = [1] gather_axis = 1 root = [1] : (tensor<2x2xi8>) -> tensor<2x4xi8>
+    %reduce = shard.reduce %arg1 on @grid4 grid_axes = [1, 0] reduction = <max> root = [1, 1] : (tensor<3x4xf32>) -> tensor<3x4xf64>
+    %reduce_scatter = shard.reduce_scatter %arg0 on @grid4 grid_axes = [1] reduction = <max> scatter_axis = 0 : tensor<2x2xi8> -> tensor<1x2xi8>
+    %scatter = shard.scatter %arg0 on @grid4 grid_axes = [0] scatter_axis = 0 root = [1] : (tensor<2x2xi8>) -> tensor<1x2xi8>
+    %send = shard.send %arg0 on @grid4 grid_axes = [1] destination = [1] : (tensor<2x2xi8>) -> tensor<2x2xi8>
+    %recv = shard.recv %arg0 on @grid4 grid_axes = [1] source = [0] : (tensor<2x2xi8>) -> tensor<2x2xi8>
+    %shift = shard.shift %arg2 on @grid4 grid_axes = [2] shift_axis = 2 offset = 2 rotate : tensor<2xi8> -> tensor<2xi8>
+    %0 = shard.update_halo %arg0 on @grid4 split_axes = [[0]] halo_sizes = [1, 1] : tensor<2x2xi8>
+    return %all_gather : tensor<2x4xi8>
   }
 }
 """  # noqa: E501

@@ -216,6 +216,9 @@ class CollectiveOp(OpDef):
     def infer_types(self, op: Op) -> list[Type] | None:
         return None
 
+    def result_names(self, op: Op) -> list[str | None] | None:
+        return [self.short]  # as MLIR's printer names them
+
     def evaluate(self, op: Op, args: list, interp) -> list:
         """Only a device of the grid runs it (`shardonnay.runtime.grid.run_grid`)."""
         return interp.collective(op, args)

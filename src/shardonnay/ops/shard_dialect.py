@@ -230,6 +230,9 @@ class ShardingOp(OpDef):
     def infer_types(self, op: Op) -> list[Type] | None:
         return [SHARDING_TYPE]
 
+    def result_names(self, op: Op) -> list[str | None] | None:
+        return ["sharding"]
+
     def verify(self, op: Op) -> None:
         shape = grid_shape(grid_of(op))
         split = op.attributes.get("split_axes")
@@ -312,6 +315,9 @@ class ShardOp(OpDef):
     def infer_types(self, op: Op) -> list[Type] | None:
         return [op.operands[0].type] if op.operands else None
 
+    def result_names(self, op: Op) -> list[str | None] | None:
+        return ["sharding_annotated"]
+
     def verify(self, op: Op) -> None:
         if len(op.operands) != 2 or op.result_types != [op.operands[0].type]:
             raise IRError(f"{op.name}: takes a tensor and a sharding; returns the tensor's type")
@@ -360,6 +366,9 @@ class ShardShapeOp(OpDef):
         w.write(" : ")
         w.types(op.result_types)
 
+    def result_names(self, op: Op) -> list[str | None] | None:
+        return ["shard_shape"]
+
     def verify(self, op: Op) -> None:
         if len(op.result_types) != len(op.attributes["dims"].values):
             raise IRError(f"{op.name}: one result per dimension")
@@ -406,6 +415,9 @@ class ProcessIndexOp(OpDef):
         w.attr_dict(op, ("grid", "axes"))
         w.write(" : ")
         w.types(op.result_types)
+
+    def result_names(self, op: Op) -> list[str | None] | None:
+        return None if op.name == "shard.grid_shape" else ["proc_linear_idx"]
 
     def verify(self, op: Op) -> None:
         shape = grid_shape(grid_of(op))
