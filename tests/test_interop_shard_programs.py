@@ -111,6 +111,24 @@ def test_verifier_says_what_is_wrong(line, error):
         verify(module)
 
 
+def test_offsets_of_a_dim_split_by_several_axes_count_every_shard():
+    """A dim split along grid axes 0 and 1 of a 2x3 grid is cut into 2 * 3 = 6 shards, so its
+    `sharded_dims_offsets` hold 7 values. (MLIR's verifier adds the axis sizes instead,
+    2 + 3, and asks for 6 values, one shard short.)"""
+    text = (
+        "shard.grid @g(shape = 2x3)\nfunc.func @main(%arg0: tensor<12xf32>) -> tensor<12xf32> {{\n"
+        "  %s = shard.sharding @g split_axes = [[0, 1]] sharded_dims_offsets = {} "
+        ": !shard.sharding\n"
+        "  %0 = shard.shard %arg0 to %s : tensor<12xf32>\n  return %0 : tensor<12xf32>\n}}"
+    )
+    every_shard = parse_module(text.format("[0, 2, 4, 6, 8, 10, 12]"))
+    verify(every_shard)
+    sharding = import_shard(every_shard).function("main").arg_attrs(0)["sdy.sharding"]
+    assert str(sharding) == '#sdy.sharding<@g, [{"axis_0", "axis_1"}]>'
+    with pytest.raises(IRError, match="needs 7 values"):
+        verify(parse_module(text.format("[0, 2, 4, 6, 8, 12]")))
+
+
 def test_dynamic_values_are_a_parse_error():
     with pytest.raises(ParseError, match="dynamic values are not supported"):
         parse_module(
