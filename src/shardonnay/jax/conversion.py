@@ -39,9 +39,9 @@ import numpy as np
 
 from shardonnay.axes import AxisRef
 from shardonnay.errors import ShardingError
-from shardonnay.ir.core import Module, Value
+from shardonnay.ir.core import Module
 from shardonnay.mesh import Mesh
-from shardonnay.sharding import DimSharding, TensorSharding
+from shardonnay.sharding import DimSharding, TensorSharding, TensorShardingPerValue
 
 
 def jax_mesh(
@@ -220,24 +220,23 @@ def shardings(
     f = module.function(func)
     printer = OpPrinter()
     printer.names.number(module.body.ops)
-    found: dict[str, tuple[Value | None, TensorSharding]] = {}
+    found: dict[str, TensorSharding] = {}
     for i, arg in enumerate(f.arguments):
         s = f.arg_attrs(i).get("sdy.sharding")
         if s is not None:
-            found[printer.name(arg)] = (arg, s)
+            found[printer.name(arg)] = s
     for op in f.op.walk():
         per_value = op.attributes.get("sdy.sharding")
-        if per_value is None or not hasattr(per_value, "shardings"):
-            continue
-        for value, s in zip(op.results, per_value.shardings, strict=False):
-            found[printer.name(value)] = (value, s)
+        if isinstance(per_value, TensorShardingPerValue):
+            for value, s in zip(op.results, per_value.shardings, strict=False):
+                found[printer.name(value)] = s
     for i in range(len(f.type.results)):
         s = f.result_attrs(i).get("sdy.sharding")
         if s is not None:
-            found[f"result{i}"] = (None, s)
+            found[f"result{i}"] = s
     return {
         name: named_sharding(s, _mesh(module, s), devices, axis_types=axis_types)
-        for name, (_, s) in found.items()
+        for name, s in found.items()
     }
 
 
