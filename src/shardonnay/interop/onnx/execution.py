@@ -41,6 +41,8 @@ array([ 6., 22.], dtype=float32)
 
 from __future__ import annotations
 
+import itertools
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -166,15 +168,18 @@ def _executed(
     rule, given: list[TensorSharding], mesh: Mesh
 ) -> tuple[list[TensorSharding], list[TensorSharding]]:
     """The shardings the node computes with: per factor, the axes of the first
-    input mapping it (none for factors the op needs whole, and none already
-    taken by an earlier factor); split reduction factors leave the results
-    unreduced along their axes."""
+    input mapping it (none for factors the op needs whole or that reach no
+    output, like a broadcast size-1 dim, and none already taken by an earlier
+    factor); split reduction factors leave the results unreduced along their
+    axes."""
     projection = ShardingProjection.build(given, [None] * len(rule.result_mappings), rule, mesh)
     chosen: dict[int, list] = {}
     taken: set = set()
+    in_results = {f for m in rule.result_mappings for dim in m for f in dim}
     for f in range(rule.num_factors):
         axes: list = []
-        if rule.factor_kind(f) in ("pass_through", "reduction"):
+        kind = rule.factor_kind(f)
+        if kind == "reduction" or (kind == "pass_through" and f in in_results):
             for t in projection.operands:
                 if f in t.factors:
                     axes = list(t.factors[f].axes)
@@ -186,6 +191,7 @@ def _executed(
             kept.append(a)
         taken.update(kept)
         chosen[f] = kept
+    _drop_strided(rule, chosen, mesh)
 
     def unprojected(mapping) -> TensorSharding:
         tensor = TensorFactorShardings()
@@ -203,6 +209,26 @@ def _executed(
         s = unprojected(m)
         results.append(TensorSharding(s.mesh, s.dims, (), tuple(sorted(unreduced))))
     return operands, results
+
+
+def _drop_strided(rule, chosen: dict[int, list], mesh: Mesh) -> None:
+    """Unshards, in place, in a dim of several factors (a reshape's `[ij]`),
+    a factor but the last that its axes do not divide evenly, and every
+    factor after one not fully sharded: their pieces would be padded or
+    strided, which no sharding of that dim expresses."""
+    changed = True
+    while changed:
+        changed = False
+        for mapping in rule.tensor_mappings():
+            for dim in mapping:
+                for major, minor in itertools.pairwise(dim):
+                    size = math.prod(a.size(mesh) for a in chosen[major])
+                    if rule.factor_sizes[major] % size and chosen[major]:
+                        chosen[major] = []
+                        changed = True
+                    elif size < rule.factor_sizes[major] and chosen[minor]:
+                        chosen[minor] = []
+                        changed = True
 
 
 def _localize(node, feeds, names, results, out_shapes, operands, mesh, device) -> None:

@@ -401,8 +401,18 @@ def _aligned(n: _Node, inputs: Sequence[int], kinds: Mapping[int, str]) -> RuleB
 
 
 def _slice(n: _Node) -> RuleBuilder:
-    x, y = n.inputs[0], n.outputs[0]
-    kinds = {d: "permutation" for d in range(len(x)) if x[d] != y[d]}
+    """Dims the slice cuts or reverses are permutation factors; a dim it
+    leaves whole (start 0, step 1, end past the size) passes through."""
+    x = n.inputs[0]
+    starts, ends = n.constant(1), n.constant(2)
+    axes, steps = n.constant(3), n.constant(4)
+    axes = range(len(starts)) if axes is None else [int(a) % len(x) for a in axes]
+    steps = [1] * len(starts) if steps is None else [int(s) for s in steps]
+    kinds = {}
+    for axis, start, end, step in zip(axes, starts, ends, steps, strict=True):
+        starts_at_0 = int(start) == 0 or int(start) <= -x[axis]
+        if not (starts_at_0 and step == 1 and int(end) >= x[axis]):
+            kinds[axis] = "permutation"
     return _aligned(n, [0], kinds)
 
 
@@ -513,10 +523,20 @@ def _pool(n: _Node) -> RuleBuilder:
 
 
 def _source(n: _Node) -> RuleBuilder:
-    """Ops whose outputs are not elementwise images of their inputs (Shape,
-    Constant, Range, ConstantOfShape): every dim has a factor of its own."""
+    """Ops whose outputs are not elementwise images of their inputs (Constant,
+    Range, ConstantOfShape): every dim has a factor of its own."""
     b = n.builder()
     n.own_factors(b, range(len(n.inputs) + len(n.outputs)))
+    return b
+
+
+def _shape_of(n: _Node) -> RuleBuilder:
+    """Shape and Size read the whole input's shape: its dims need replication
+    (a device's piece has another shape)."""
+    b = n.builder()
+    for d, size in enumerate(n.inputs[0]):
+        n.factor(b, {0: d}, size, "need_replication")
+    n.own_factors(b, [n.out()])
     return b
 
 
@@ -543,9 +563,9 @@ _RULES = {
     "AveragePool": _pool,
     "GlobalAveragePool": _pool,
     "GlobalMaxPool": _pool,
-    "Shape": _source,
+    "Shape": _shape_of,
     "Constant": _source,
     "ConstantOfShape": _source,
     "Range": _source,
-    "Size": _source,
+    "Size": _shape_of,
 }
