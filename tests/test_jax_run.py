@@ -111,8 +111,8 @@ def test_partitions_run_in_the_order_of_the_mesh_devices(devices):
     got = run(lowered, x, mesh=reversed_mesh)
     np.testing.assert_array_equal(got, x.sum(axis=0, keepdims=True) - x)
     assert got.sharding.mesh == reversed_mesh
-    for s in got.addressable_shards:  # device k of the mesh holds the rows JAX gives it
-        expected = lowered.compile()(jax.device_put(x, spec.sharding))
+    expected = lowered.compile()(jax.device_put(x, spec.sharding))
+    for s in got.addressable_shards:  # every device holds the rows JAX gives it
         (twin,) = [t for t in expected.addressable_shards if t.device == s.device]
         assert twin.index == s.index
 
