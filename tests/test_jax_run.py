@@ -158,6 +158,7 @@ UNSUPPORTED = {
 }
 
 
+@pytest.mark.filterwarnings("ignore:.*unknown to the sharding rule registry")
 @pytest.mark.parametrize("kind", sorted(UNSUPPORTED))
 def test_ops_xla_cannot_compile_are_refused_before_compiling(devices, kind):
     op, message = UNSUPPORTED[kind]
