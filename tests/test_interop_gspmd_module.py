@@ -241,6 +241,40 @@ def test_shard_map_bodies_written_inline_import_as_called_ones(name):
     assert import_gspmd(inline).to_text() == import_gspmd(called).to_text()
 
 
+def test_nested_manual_computations_round_trip():
+    """A shard_map inside a shard_map: the inner `{manual}` names every axis, of which
+    the inner manual computation takes those the outer one left free."""
+    module = parse_module(
+        """
+        sdy.mesh @mesh = <["x"=2, "y"=2]>
+        func.func @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {"y"}]>})
+            -> tensor<8x8xf32> {
+          %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"x"}, {"y"}]>]
+              out_shardings=[<@mesh, [{"x"}, {"y"}]>] manual_axes={"x"} (%arg1: tensor<4x8xf32>) {
+            %1 = sdy.manual_computation(%arg1) in_shardings=[<@mesh, [{}, {"y"}]>]
+                out_shardings=[<@mesh, [{}, {"y"}]>] manual_axes={"y"} (%arg2: tensor<4x4xf32>) {
+              %2 = stablehlo.negate %arg2 : tensor<4x4xf32>
+              sdy.return %2 : tensor<4x4xf32>
+            } : (tensor<4x8xf32>) -> tensor<4x8xf32>
+            sdy.return %1 : tensor<4x8xf32>
+          } : (tensor<8x8xf32>) -> tensor<8x8xf32>
+          return %0 : tensor<8x8xf32>
+        }"""  # noqa: E501
+    )
+    exported = export_gspmd(module)
+    marks = [
+        op.attributes["mhlo.sharding"] for op in exported.walk() if "mhlo.sharding" in op.attributes
+    ]
+    assert "{devices=[1,1,2,2]<=[4] last_tile_dims={manual, replicated}}" in marks
+    back = import_gspmd(exported)
+    axes = [
+        op.attributes["manual_axes"].names for op in back.walk() if "manual_axes" in op.attributes
+    ]
+    assert axes == [("_axis_0",), ("_axis_1",)]
+    assert _layouts(back) == _layouts(module)
+    assert shardonnay.check(back).ok
+
+
 def test_tuple_shardings_annotate_each_result():
     module = parse_module(
         """

@@ -92,8 +92,8 @@ def import_gspmd(module: Module) -> Module:
     if not texts:
         return module
     importer = MeshImporter(module, [h for t in texts for h in parse_hlo_shardings(t)])
-    for call in [op for op in module.walk() if is_shard_map_call(op)]:
-        import_shard_map(call, functions, importer)
+    while call := next((op for op in module.walk() if is_shard_map_call(op)), None):
+        import_shard_map(call, functions, importer)  # outer first: its body holds inner ones
     while entry := next((op for op in module.walk() if is_custom_call(op, FULL_TO_SHARD)), None):
         import_inline_shard_map(entry, importer)
     for op in list(module.walk()):

@@ -168,7 +168,7 @@ def _manual_computation(
         {
             "in_shardings": TensorShardingPerValue(in_shardings),
             "out_shardings": TensorShardingPerValue(out_shardings),
-            "manual_axes": ManualAxes(manual or ()),
+            "manual_axes": ManualAxes(_new_axes(manual or (), exits[0][1])),
         },
         [Region([body])],
     )
@@ -196,3 +196,15 @@ def _drop_if_uncalled(callee: Func, functions: dict[str, Func]) -> None:
                 return
     callee.op.erase()
     del functions[callee.name]
+
+
+def _new_axes(manual: tuple[str, ...], anchor: Op) -> tuple[str, ...]:
+    """`manual` without the axes of the manual computations around `anchor` (GSPMD's
+    `{manual}` inside a shard_map names those too)."""
+    outer: set[str] = set()
+    parent = anchor.parent_op
+    while parent is not None:
+        if parent.name == "sdy.manual_computation":
+            outer |= set(parent.attributes["manual_axes"].names)
+        parent = parent.parent_op
+    return tuple(a for a in manual if a not in outer)
