@@ -7,7 +7,7 @@ from pathlib import Path
 import onnx
 import pytest
 
-from onnx_models import mlp
+from onnx_models import annotate, mlp, spec
 from shardonnay.cli import main
 
 
@@ -55,12 +55,31 @@ def test_show_draws_a_tensor_of_the_completed_model(model_file, tmp_path, capsys
     assert "     3  1  1  [4:8, 16:32]" in out
 
 
+def test_infer_takes_priorities_per_tensor(tmp_path, capsys):
+    # W1's spec puts H's columns on one axis, A's on the other: the p0 tensor wins.
+    model = mlp()
+    fc1, fc2 = model.graph.node[0], model.graph.node[3]
+    del fc1.device_configurations[:]
+    annotate(fc1, spec("W1", [(1, 2)], groups=[[0, 2], [1, 3]]))
+    annotate(fc2, spec("A", [(1, 2)], groups=[[0, 1], [2, 3]]))
+    onnx.save(model, tmp_path / "conflict.onnx")
+    argv = ["onnx", "infer", str(tmp_path / "conflict.onnx"), "-o", str(tmp_path / "p.onnx")]
+    lines = {}
+    for winner, loser in (("A", "W1"), ("W1", "A")):
+        assert main([*argv, "--priority", f"{winner}=0", "--priority", f"{loser}=1"]) == 0
+        out = capsys.readouterr().out
+        lines[winner] = {line.split()[0]: line.split(None, 1)[1] for line in out.splitlines()}
+    assert lines["A"]["H"] == lines["A"]["A"]  # H sharded like A
+    assert lines["W1"]["H"] != lines["W1"]["A"]  # H sharded like W1's columns instead
+
+
 @pytest.mark.parametrize(
     "argv, message",
     [
         (["onnx", "show", "MODEL", "nothing"], "no node carries a spec for 'nothing'"),
         (["onnx", "infer", "MODEL", "-o", "x.onnx", "--mesh", '<["x"=8]>'], "has 8 devices"),
         (["onnx", "check", "NOT_ONNX"], "not an ONNX model"),
+        (["onnx", "infer", "MODEL", "-o", "x.onnx", "--priority", "W1"], "expected TENSOR=N"),
     ],
 )
 def test_errors_are_one_line(argv, message, model_file, tmp_path, capsys):

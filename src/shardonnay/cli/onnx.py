@@ -49,6 +49,13 @@ def add_command(commands: argparse._SubParsersAction) -> None:
         "--conservative", action="store_true", help="never split a mesh axis into sub-axes"
     )
     infer.add_argument(
+        "--priority",
+        action="append",
+        default=[],
+        metavar="TENSOR=N",
+        help="the priority of a tensor's specs (p0 is propagated first); repeatable",
+    )
+    infer.add_argument(
         "--inputs-unsharded",
         action="store_true",
         help="model inputs without a spec stay unsharded, as the formalism assumes",
@@ -107,6 +114,7 @@ def run_infer(args: argparse.Namespace) -> int:
             mesh=Mesh.parse(args.mesh) if args.mesh else None,
             strategy=args.strategy,
             conservative=args.conservative,
+            priorities=_priorities(args.priority),
             inputs_unsharded=args.inputs_unsharded,
         )
     onnx.save(result.model, args.output)
@@ -120,6 +128,17 @@ def run_infer(args: argparse.Namespace) -> int:
         print(f"note: {note}")
     print(f"wrote {args.output}")
     return 0
+
+
+def _priorities(entries: list[str]) -> dict[str, int]:
+    """`["W1=0", "A=1"]` as `{"W1": 0, "A": 1}`."""
+    out = {}
+    for entry in entries:
+        name, _, value = entry.rpartition("=")
+        if not name or not value.isdigit():
+            raise ShardonnayError(f"--priority {entry!r}: expected TENSOR=N, like W1=0")
+        out[name] = int(value)
+    return out
 
 
 def run_show(args: argparse.Namespace) -> int:
