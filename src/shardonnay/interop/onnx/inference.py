@@ -37,6 +37,7 @@ Two ways, both returning an `Inference` with the completed model:
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -134,10 +135,11 @@ def infer(
     explicit = [_normalized(view, view.node_specs(i)) for i in range(len(view.nodes))]
     mesh = _model_mesh(view, explicit, mesh)
     module, notes = _module(view, explicit, mesh, priorities or {}, inputs_unsharded)
-    import warnings
+    from shardonnay.propagation.validation import PropagationWarning
 
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # ops without rules are reported in `notes`
+        # ops without rules are reported in `notes`
+        warnings.simplefilter("ignore", PropagationWarning)
         done = shardonnay.propagate(module, strategy=strategy, conservative=conservative)
     per_node = node_shardings(done)
     node_specs, shardings = [], {}
