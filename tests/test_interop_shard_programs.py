@@ -147,6 +147,28 @@ def test_device_queries_and_shard_shapes():
     assert device_query(ops[9], (1, 2, 3)) == (3, 1)
 
 
+def test_device_queries_run_on_every_device():
+    program = parse_module(
+        "shard.grid @g(shape = 2x3)\n"
+        "func.func @main(%x: tensor<2xf32>) -> (index, index, index, index) {\n"
+        "  %m:2 = shard.process_multi_index on @g : index, index\n"
+        "  %d, %u = shard.neighbors_linear_indices on @g[%m#0, %m#1] split_axes = [1]"
+        " : index, index\n"
+        "  %i = shard.process_linear_index on @g : index\n"
+        "  %s = shard.get_sharding %x : tensor<2xf32> -> !shard.sharding\n"
+        "  return %m#1, %d, %u, %i : index, index, index, index\n}"
+    )
+    verify(program)
+    assert parse_module(program.to_text()).to_text() == program.to_text()
+    out = run_grid(program, {c: [np.zeros(2)] for c in np.ndindex(2, 3)})
+    mesh = grid_mesh((2, 3))
+    for (row, col), values in out.items():
+        device = mesh.device_at((row, col))
+        down = device - 1 if col > 0 else -1
+        up = device + 1 if col < 2 else -1
+        assert tuple(int(v) for v in values) == (col, down, up, device)
+
+
 # -- collectives on the documentation's examples ------------------------------------------------
 
 

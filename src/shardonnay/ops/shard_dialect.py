@@ -12,6 +12,9 @@
     %i = shard.process_linear_index on @grid : index
     %m:2 = shard.process_multi_index on @grid axes = [1, 0] : index, index
     %g:2 = shard.grid_shape @grid : index, index
+    %down, %up = shard.neighbors_linear_indices on @grid[%m#1, %m#0] split_axes = [1]
+        : index, index
+    %t = shard.get_sharding %0 : tensor<4x6xf32> -> !shard.sharding
 
 A grid's axes have sizes (`?` for a size known only at run time) but no
 names; `split_axes[d]` lists the grid axes that split tensor dim `d`, major
@@ -476,6 +479,108 @@ def device_query(op: Op, coords: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(coords[a] for a in query_axes(op, shape))
 
 
+class NeighborsOp(OpDef):
+    """`%down, %up = shard.neighbors_linear_indices on @grid[%i, %j] split_axes = [1]
+    : index, index`: the linear indices of the devices just before and after the given
+    device along `split_axes` (read as one mixed-radix axis), -1 where there is none."""
+
+    def parse(self, p, name: str) -> Op:
+        p.expect("on", "'on' and the grid")
+        attrs: dict[str, Any] = {"grid": read_grid_ref(p)}
+        p.expect("[", "'[' and the device's grid coordinates")
+        device = p.operands_until("]")
+        p.expect("]", "']' after the device's grid coordinates")
+        p.expect("split_axes", "'split_axes'")
+        p.expect("=", "'=' after 'split_axes'")
+        attrs["split_axes"] = i16s(read_int_list(p, "a grid axis"))
+        attrs = p.merge_attr_dict(attrs)
+        p.expect(":", "':' and the result types")
+        types = p.types()
+        return mark_inherent(p.make_op(name, device, types, attrs), ("grid", "split_axes"))
+
+    def print(self, op: Op, w) -> None:
+        w.write(f" on {op.attributes['grid']}[")
+        w.operands(op.operands)
+        w.write(f"] split_axes = {int_list_str(op.attributes['split_axes'].values)}")
+        w.attr_dict(op, ("grid", "split_axes"))
+        w.write(" : ")
+        w.types(op.result_types)
+
+    def result_names(self, op: Op) -> list[str | None] | None:
+        return ["down_linear_idx", "up_linear_idx"]
+
+    def verify(self, op: Op) -> None:
+        shape = grid_shape(grid_of(op))
+        check_grid_axes(op, op.attributes["split_axes"].values, shape, "split axis")
+        if len(op.operands) != len(shape) or len(op.result_types) != 2:
+            raise IRError(f"{op.name}: takes one index per grid axis and returns two")
+
+    def evaluate(self, op: Op, args: list, interp) -> list:
+        coords = tuple(int(a) for a in args)
+        return [_index(v) for v in neighbors(grid_shape(grid_of(op)), coords, self._axes(op))]
+
+    @staticmethod
+    def _axes(op: Op) -> tuple[int, ...]:
+        return tuple(op.attributes["split_axes"].values)
+
+
+def neighbors(shape, coords, axes) -> tuple[int, int]:
+    """The linear indices of the neighbors of the device at `coords` along `axes`.
+
+    >>> neighbors((10, 20, 30), (1, 2, 3), (1,))
+    (633, 693)
+    >>> neighbors((10, 20, 30), (1, 19, 3), (1,))
+    (1143, -1)
+    """
+    sizes = [shape[a] for a in axes]
+    position = 0
+    for a, n in zip(axes, sizes, strict=True):
+        position = position * n + coords[a]
+    out = []
+    for step in (-1, 1):
+        target = position + step
+        if not 0 <= target < math.prod(sizes):
+            out.append(-1)
+            continue
+        moved = list(coords)
+        for a, n in reversed(list(zip(axes, sizes, strict=True))):
+            moved[a], target = target % n, target // n
+        linear = 0
+        for c, n in zip(moved, shape, strict=True):
+            linear = linear * n + c
+        out.append(linear)
+    return out[0], out[1]
+
+
+class GetShardingOp(OpDef):
+    """`%s = shard.get_sharding %t : tensor<4x8xf32> -> !shard.sharding`: the sharding a
+    tensor has, known only once shardings are decided (no value on its own)."""
+
+    def parse(self, p, name: str) -> Op:
+        source = p.operand()
+        attrs = p.optional_attr_dict()
+        p.expect(":", "':' and the types")
+        t = p.type()
+        p.check_operand_types([source], [t], p.pos)
+        p.expect("->", "'->' and !shard.sharding")
+        return p.make_op(name, [source], [p.type()], attrs)
+
+    def print(self, op: Op, w) -> None:
+        w.write(" ")
+        w.operand(op.operands[0])
+        w.attr_dict(op)
+        w.write(f" : {op.operands[0].type} -> {op.result_types[0]}")
+
+    def result_names(self, op: Op) -> list[str | None] | None:
+        return ["sharding"]
+
+    def infer_types(self, op: Op) -> list[Type] | None:
+        return [SHARDING_TYPE]
+
+    def evaluate(self, op: Op, args: list, interp) -> list:
+        return [None]  # a sharding, which only shard.shard and shard_shape read
+
+
 def _index(value: int):
     import numpy as np
 
@@ -489,3 +594,5 @@ register("shard.shard_shape", ShardShapeOp())
 register("shard.process_linear_index", ProcessIndexOp())
 register("shard.process_multi_index", ProcessIndexOp())
 register("shard.grid_shape", ProcessIndexOp())
+register("shard.neighbors_linear_indices", NeighborsOp())
+register("shard.get_sharding", GetShardingOp())
