@@ -212,3 +212,12 @@ def test_reductions_over_a_split_axis_combine_partial_results(op, size):
     got = run_per_device(model, {"X": data}).values["Y"]
     expected = onnxruntime_values(model, {"X": data})["Y"]
     np.testing.assert_allclose(got, expected, rtol=1e-5)
+
+
+def test_symbolic_dims_are_named_in_the_error():
+    x = helper.make_tensor_value_info("X", onnx.TensorProto.FLOAT, ["N", 4])
+    y = helper.make_tensor_value_info("Y", onnx.TensorProto.FLOAT, ["N", 4])
+    graph = helper.make_graph([helper.make_node("Relu", ["X"], ["Y"])], "g", [x], [y])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)])
+    with pytest.raises(ShardingError, match="tensor 'X' has no static shape"):
+        infer(model)
