@@ -145,15 +145,24 @@ def test_jax_source_lines(capsys, tmp_path: Path) -> None:
     module = lower(attention, x, w)
     lines, first = inspect.getsourcelines(attention)
     dot_line = first + next(i for i, line in enumerate(lines) if "jnp.dot" in line)
-    names = value_names(propagation_pipeline(module))
+    propagated = propagation_pipeline(module)
+    names = value_names(propagated)
     dot = next(n for n in names.values() if n.op == "stablehlo.dot_general")
     assert dot.location == f"test_naming.py:{dot_line} in {attention.__qualname__}"
     op = next(op for op in module.walk() if op.name == "stablehlo.dot_general")
     assert source_location(op, module) == dot.location
+    # JAX names the arguments (`loc("x")`): read, kept by propagation, printed back as JAX does
+    arguments = [str(names[a]) for a in propagated.function("main").arguments]
+    assert arguments == ["%arg0 (x)", "%arg1 (w)"]
+    signature = next(
+        line for line in module.to_text(debug_info=True).splitlines() if "@main" in line
+    )
+    assert '} loc("x"), %arg1: tensor<16x4xf32> {' in signature and '} loc("w")) -> ' in signature
     path = tmp_path / "attention.mlir"
     path.write_text(module.to_text(debug_info=True))
     story = _out(capsys, "explain", str(path), dot.spec)
     assert story.startswith(f"{dot.spec} = stablehlo.dot_general (test_naming.py:{dot_line} in ")
+    assert "from input 0 (%arg0, x)" in story
 
 
 def test_a_failed_simulation_names_the_output(capsys) -> None:

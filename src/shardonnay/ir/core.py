@@ -40,15 +40,18 @@ class Use:
 
 
 class Value:
-    """An SSA value: result `index` of an op, or argument `index` of a block."""
+    """An SSA value: result `index` of an op, or argument `index` of a block.
+    `location`: a block argument's `loc(...)` as written (JAX names a
+    function's arguments so: `loc("params['w1']")`), kept as text."""
 
-    __slots__ = ("__weakref__", "defining", "index", "type", "uses")
+    __slots__ = ("__weakref__", "defining", "index", "location", "type", "uses")
 
     def __init__(self, type: Type, defining: Op | Block | None = None, index: int = 0):
         self.type = type
         self.defining = defining
         self.index = index
         self.uses: list[Use] = []
+        self.location: str | None = None
 
     @property
     def op(self) -> Op | None:
@@ -215,6 +218,7 @@ class Op:
                 new_block = copy.append(Block([a.type for a in block.arguments]))
                 for old, new in zip(block.arguments, new_block.arguments, strict=True):
                     mapping[old] = new
+                    new.location = old.location
             for block, new_block in zip(region.blocks, copy.blocks, strict=True):
                 for inner in block.ops:
                     new_block.append(inner.clone(mapping))

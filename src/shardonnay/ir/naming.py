@@ -126,7 +126,10 @@ def value_names(module: Module) -> dict[Value, ValueName]:
     for func in _functions(module):
         for v in _values_of(func):
             op = v.op
-            where = locations.read(op.location) if op is not None and op.location else None
+            if op is not None:
+                where = locations.read(op.location) if op.location else None
+            else:  # an argument: JAX names a function's arguments (`params['w1']`)
+                where = locations.argument(v.location) if v.location else None
             names[v] = ValueName(func.name, printer.name(v), op.name if op else None, where)
     return names
 
@@ -186,6 +189,19 @@ class _LocationReader:
             return None
         where = f"{PurePosixPath(frame.file).name}:{frame.line}"
         return f"{where} in {frame.function}" if frame.function else where
+
+    def argument(self, text: str) -> str | None:
+        """An argument's location: its file line, else the name it is given."""
+        where = self.read(text)
+        if where is not None:
+            return where
+        m = re.fullmatch(r'loc\((#[\w.$-]+|"((?:[^"\\]|\\.)*)")\)', text.strip())
+        if m is None:
+            return None
+        if m.group(2) is not None:
+            return m.group(2) or None
+        alias = self.aliases.get(m.group(1)[1:])
+        return self.argument(alias) if alias and alias != text else None
 
     def frame(self, text: str) -> _Frame | None:
         if text not in self.cache:

@@ -67,6 +67,8 @@ class FuncOp(OpDef):
             p.default_dialects.append("func")
             region = p.region([(n, t) for n, t, _, _ in args], isolated=True)
             p.default_dialects.pop()
+            for value, (_, _, _, location) in zip(region.entry.arguments, args, strict=True):
+                value.location = location
             op.add_region(region)
         else:  # a declaration: an empty body region
             op.add_region(Region())
@@ -85,7 +87,9 @@ class FuncOp(OpDef):
         parts = []
         for i, t in enumerate(ftype.inputs):
             name = f"{w.name(body.arguments[i])}: " if body is not None else ""
-            parts.append(f"{name}{t}{_dict_suffix(arg_attrs[i])}")
+            location = body.arguments[i].location if body is not None and w.debug_info else None
+            loc = f" {location}" if location else ""
+            parts.append(f"{name}{t}{_dict_suffix(arg_attrs[i])}{loc}")
         w.write(", ".join(parts) + ")")
         res_attrs = attrs.get("res_attrs") or ({},) * len(ftype.results)
         if ftype.results:

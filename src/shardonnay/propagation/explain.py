@@ -186,6 +186,8 @@ class Explanation:
         for v, n in self.value_names.items():
             self.names[v] = n.spec
             self.by_name[f"{n.func}:{n.name}"] = v
+        # propagation's values -> the module's (the inverse of `recorded`)
+        self.printed: dict[Value, Value] = {r: v for v, r in self.recorded.items()}
         for v, r in self.recorded.items():
             if v in self.names:
                 self.names.setdefault(r, self.names[v])
@@ -559,7 +561,10 @@ class Explanation:
         if ref in self.driver.arg_of:
             func, i = self.driver.arg_of[ref]
             where = "" if func.name == "main" else f" of @{func.name}"
-            return f"input {i}{where} ({self.name(ref)})"
+            printed = self.printed.get(ref, ref)
+            naming = self.value_names.get(printed)
+            known = f", {naming.location}" if naming is not None and naming.location else ""
+            return f"input {i}{where} ({self.name(ref)}{known})"
         op = _defining_op(ref)
         name = self.name(ref)
         if op is not None and op.name == "sdy.sharding_constraint":
