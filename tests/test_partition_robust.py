@@ -14,6 +14,7 @@ from shardonnay import parse_module
 from shardonnay.ir.types import ELEMENT_TYPES, is_complex, is_float, numpy_dtype
 from shardonnay.partition.program import check, explicit_collectives
 from shardonnay.runtime.element_values import highest, lowest, poison, value_kind
+from shardonnay.runtime.interpreter import run
 
 MESH = 'sdy.mesh @mesh = <["x"=2, "y"=4]>\n'
 
@@ -216,3 +217,86 @@ def test_special_values_of_every_element_type(element_type: str) -> None:
         assert np.isnan(marked)
     elif value_kind(dtype) in "iu":
         assert marked not in values
+
+
+# -- zero-size tensors ----------------------------------------------------------------------------
+
+
+def sharded(dims_text: str) -> str:
+    return f"{{sdy.sharding = #sdy.sharding<@mesh, {dims_text}>}}"
+
+
+ON_XY, ON_YX, ON_Y = sharded('[{"x"}, {"y"}]'), sharded('[{"y"}, {"x"}]'), sharded('[{"y"}, {}]')
+EMPTY = f"%a: tensor<0x4xf32> {ON_XY}"
+ZERO_SIZE_PROGRAMS = {
+    "reduce": (
+        f"func.func @main({EMPTY}) -> (tensor<0xf32>, tensor<4xf32>) {{\n"
+        "  %init = stablehlo.constant dense<0.0> : tensor<f32>\n"
+        "  %0 = stablehlo.reduce(%a init: %init) applies stablehlo.add across dimensions = [1]"
+        " : (tensor<0x4xf32>, tensor<f32>) -> tensor<0xf32>\n"
+        "  %1 = stablehlo.reduce(%a init: %init) applies stablehlo.add across dimensions = [0]"
+        " : (tensor<0x4xf32>, tensor<f32>) -> tensor<4xf32>\n"
+        "  return %0, %1 : tensor<0xf32>, tensor<4xf32>\n}"
+    ),
+    "elementwise": (
+        f"func.func @main({EMPTY}, %b: tensor<0x4xf32> {ON_Y})"
+        " -> tensor<0x4xf32> {\n"
+        "  %0 = stablehlo.add %a, %b : tensor<0x4xf32>\n"
+        "  %1 = stablehlo.exponential %0 : tensor<0x4xf32>\n"
+        "  return %1 : tensor<0x4xf32>\n}"
+    ),
+    "empty contraction": (
+        f"func.func @main(%a: tensor<3x0xf32> {ON_XY},"
+        f" %b: tensor<0x5xf32> {ON_Y}) -> tensor<3x5xf32> {{\n"
+        "  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0]"
+        " : (tensor<3x0xf32>, tensor<0x5xf32>) -> tensor<3x5xf32>\n"
+        "  return %0 : tensor<3x5xf32>\n}"
+    ),
+    "concatenate, pad, slice": (
+        f"func.func @main({EMPTY}, %b: tensor<3x4xf32> {ON_Y})"
+        " -> tensor<3x4xf32> {\n"
+        "  %z = stablehlo.constant dense<1.0> : tensor<f32>\n"
+        "  %0 = stablehlo.concatenate %a, %b, dim = 0"
+        " : (tensor<0x4xf32>, tensor<3x4xf32>) -> tensor<3x4xf32>\n"
+        "  %1 = stablehlo.pad %a, %z, low = [1, 0], high = [2, 0], interior = [0, 0]"
+        " : (tensor<0x4xf32>, tensor<f32>) -> tensor<3x4xf32>\n"
+        "  %2 = stablehlo.add %0, %1 : tensor<3x4xf32>\n"
+        "  return %2 : tensor<3x4xf32>\n}"
+    ),
+    "reshard": (
+        f"func.func @main({EMPTY}) -> (tensor<0x4xf32> {ON_YX}) {{\n"
+        "  return %a : tensor<0x4xf32>\n}"
+    ),
+    "while": (
+        f"func.func @main({EMPTY}) -> tensor<0x4xf32> {{\n"
+        "  %c0 = stablehlo.constant dense<0> : tensor<i32>\n"
+        "  %c3 = stablehlo.constant dense<3> : tensor<i32>\n"
+        "  %c1 = stablehlo.constant dense<1> : tensor<i32>\n"
+        "  %0:2 = stablehlo.while(%i = %c0, %x = %a) : tensor<i32>, tensor<0x4xf32>\n"
+        "  cond {\n"
+        "    %p = stablehlo.compare LT, %i, %c3 : (tensor<i32>, tensor<i32>) -> tensor<i1>\n"
+        "    stablehlo.return %p : tensor<i1>\n"
+        "  } do {\n"
+        "    %n = stablehlo.add %i, %c1 : tensor<i32>\n"
+        "    %y = stablehlo.add %x, %x : tensor<0x4xf32>\n"
+        "    stablehlo.return %n, %y : tensor<i32>, tensor<0x4xf32>\n"
+        "  }\n"
+        "  return %0#1 : tensor<0x4xf32>\n}"
+    ),
+}
+
+
+def test_the_interpreter_reduces_a_zero_size_tensor_along_either_dim() -> None:
+    module = parse_module(MESH + ZERO_SIZE_PROGRAMS["reduce"])
+    along_1, along_0 = run(module, np.zeros((0, 4), np.float32))
+    assert along_1.shape == (0,)
+    assert np.array_equal(along_0, np.zeros(4, np.float32))
+
+
+@pytest.mark.parametrize("name", ZERO_SIZE_PROGRAMS)
+def test_zero_size_tensors_partition_and_simulate(name: str) -> None:
+    module = parse_module(MESH + ZERO_SIZE_PROGRAMS[name])
+    result = check(module)
+    assert result.ok
+    results = module.function("main").type.results
+    assert [o.shape for o in result.outputs] == [r.shape for r in results]

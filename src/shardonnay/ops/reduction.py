@@ -24,6 +24,7 @@ results. A body whose ops do not broadcast falls back to one call per element.
 from __future__ import annotations
 
 import functools
+import math
 import re
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -303,10 +304,12 @@ class ReduceOp(OpDef):
         body = RegionRunner(op, op.regions[0], interp)
         inputs = [np.asarray(a) for a in args[:n]]
         kept = [d for d in range(inputs[0].ndim) if d not in dims]
+        # the reduced dims flattened into one last dim (its size given, not -1:
+        # numpy cannot infer it when a kept dim is empty)
         moved = [
-            a.transpose(kept + list(dims)).reshape([a.shape[d] for d in kept] + [-1])
-            if dims
-            else a[..., None]
+            a.transpose(kept + list(dims)).reshape(
+                [a.shape[d] for d in kept] + [math.prod(a.shape[d] for d in dims)]
+            )
             for a in inputs
         ]
         return tree_reduce(body, moved, args[n:])
