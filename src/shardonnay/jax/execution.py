@@ -102,6 +102,8 @@ def run_partitioned(
     mine = [d for d, device in enumerate(partitions) if device.process_index == jax.process_index()]
     arguments = []
     for i, (x, t) in enumerate(zip(inputs, main.type.inputs, strict=True)):
+        if not isinstance(t, TensorType):
+            raise ShardonnayError(f"argument {i} of @main is a {t}, which JAX cannot pass")
         where = placement(local, local_main.arg_attrs(i).get("sdy.sharding"), len(t.shape), count)
         buffers = _buffers(jax, x, t, where, partitions, mine, local_main.type.inputs[i])
         arguments.append(_stacked(jax, buffers, partitions, mine))
