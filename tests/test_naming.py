@@ -154,6 +154,7 @@ def test_jax_source_lines(capsys, tmp_path: Path) -> None:
     # JAX names the arguments (`loc("x")`): read, kept by propagation, printed back as JAX does
     arguments = [str(names[a]) for a in propagated.function("main").arguments]
     assert arguments == ["%arg0 (x)", "%arg1 (w)"]
+    assert find_value(propagated, "w") is propagated.function("main").arguments[1]
     signature = next(
         line for line in module.to_text(debug_info=True).splitlines() if "@main" in line
     )

@@ -233,8 +233,13 @@ def _compare_on_devices(module, local, args: argparse.Namespace):
     bad = next((o for o in outputs if not o.ok), None)
     if bad is None:
         return line, None
+    from shardonnay.ir.naming import output_names
+    from shardonnay.propagation.pipeline import propagation_pipeline
+
+    propagated = propagation_pipeline(module) if not args.no_propagate else module
+    name = output_names(propagated)[bad.index]
     return line, CheckError(
-        f"output {bad.index} on XLA devices differs from the unpartitioned program's: "
+        f"output {bad.index} ({name}) on XLA devices differs from the unpartitioned program's: "
         f"max abs error {bad.max_abs_error:.3g}; {bad.detail}",
         bad,
     )

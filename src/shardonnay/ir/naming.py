@@ -136,9 +136,13 @@ def value_names(module: Module) -> dict[Value, ValueName]:
 
 def find_value(module: Module, spec: str, names: dict[Value, ValueName] | None = None) -> Value:
     """The value `spec` names in `module`: `%12` (in `@main`), `relu:%1` or
-    `@relu:%1`; an `IRError` saying which names exist otherwise."""
+    `@relu:%1`, or an argument by the name its location gives it (JAX's
+    `params['w1']`); an `IRError` saying which names exist otherwise."""
     names = value_names(module) if names is None else names
     text = spec.strip().lstrip("@")
+    given = [v for v, n in names.items() if n.op is None and n.location == text]
+    if len(given) == 1 and not text.startswith("%"):  # an argument by the name JAX gives it
+        return given[0]
     func, _, name = text.rpartition(":") if ":%" in text else ("main", "", text)
     if not name.startswith("%"):
         name = "%" + name
