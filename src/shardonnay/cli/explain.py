@@ -26,7 +26,9 @@ def add_command(commands: argparse._SubParsersAction) -> None:
     )
     explain.add_argument("input", help="the program file ('-' for stdin)")
     explain.add_argument(
-        "value", help="the value as the propagated program names it, e.g. '%%12' or 'relu:%%1'"
+        "value",
+        help="the value as the propagated program names it, e.g. '%%12' or 'relu:%%1', or an "
+        "argument by the name its location gives it (JAX's \"params['w1']\")",
     )
     explain.add_argument(
         "--why-not", metavar="AXIS", help="say why mesh axis AXIS does not shard the value"
