@@ -183,3 +183,22 @@ def test_lower_keeps_source_locations():
     text = module.to_text(debug_info=True)
     assert "attention_scores" in text and Path(__file__).name in text
     assert shardonnay.parse_module(text).to_text() == module.to_text()
+
+
+def test_too_few_devices_is_an_error_naming_the_flag(devices):
+    from shardonnay.errors import DeviceUnavailableError
+
+    x = np.ones((8, 4), np.float32)
+    module = shardonnay.parse_module(
+        """
+        sdy.mesh @mesh = <["x"=8]>
+        func.func @main(%arg0: tensor<8x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>})
+            -> tensor<8x4xf32> {
+          %0 = stablehlo.negate %arg0 : tensor<8x4xf32>
+          return %0 : tensor<8x4xf32>
+        }
+        """
+    )
+    with pytest.raises(DeviceUnavailableError, match="only 4.*device_count=8"):
+        run(module, x, mesh=devices[:4])
+    np.testing.assert_array_equal(run(module, x)[0], -x)  # by default, jax.devices()

@@ -43,7 +43,7 @@ from typing import Any
 
 import numpy as np
 
-from shardonnay.errors import DeviceUnavailableError, ShardingError, ShardonnayError
+from shardonnay.errors import ShardingError, ShardonnayError
 from shardonnay.ir.core import Module
 from shardonnay.ir.types import TensorType
 from shardonnay.jax.conversion import named_sharding
@@ -81,20 +81,20 @@ def run(
 
 
 def run_partitioned(
-    global_module: Module, local: Module, inputs: Sequence[Any], devices: Sequence[Any]
+    global_module: Module,
+    local: Module,
+    inputs: Sequence[Any],
+    devices: Sequence[Any] | None = None,
 ) -> list[Any]:
     """Runs `local`, the per-device program of `global_module`, on `inputs`
-    with partition `d` on `devices[d]`; its results as `jax.Array`s."""
+    with partition `d` on `devices[d]` (default: `jax.devices()`, or the CPU
+    devices where the accelerators are too few); its results as `jax.Array`s."""
     import jax
 
-    from shardonnay.runtime.pjrt import compiled
+    from shardonnay.runtime.pjrt import choose_devices, compiled
 
     count = device_count(local)
-    if len(devices) < count:
-        raise DeviceUnavailableError(
-            f"the program runs on {count} devices, but the mesh has {len(devices)}"
-        )
-    partitions = list(devices[:count])
+    partitions = choose_devices(jax, devices, count)
     main, local_main = global_module.function("main"), local.function("main")
     if len(inputs) != len(main.type.inputs):
         raise ShardonnayError(f"@main takes {len(main.type.inputs)} inputs, got {len(inputs)}")
@@ -147,7 +147,8 @@ def program_and_inputs(module_or_f: Any, args: tuple, kwargs: dict):
     return module, leaves, lowered.out_tree
 
 
-def _devices(jax, mesh: Any, inputs: Sequence[Any]) -> list[Any]:
+def _devices(jax, mesh: Any, inputs: Sequence[Any]) -> list[Any] | None:
+    """The devices of `mesh`, else of the first input's mesh, else None."""
     if mesh is None:
         for x in inputs:
             sharding = getattr(x, "sharding", None)
@@ -155,7 +156,7 @@ def _devices(jax, mesh: Any, inputs: Sequence[Any]) -> list[Any]:
                 mesh = sharding.mesh
                 break
     if mesh is None:
-        return list(jax.devices())
+        return None
     if isinstance(mesh, jax.sharding.Mesh):
         return list(mesh.devices.flat)
     return list(mesh)

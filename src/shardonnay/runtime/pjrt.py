@@ -81,7 +81,7 @@ def run_on_devices(
                 )
     jax = _import_jax()
     count, per_device = device_inputs(local_module, global_inputs, func=func, poison=poison)
-    chosen = _choose_devices(jax, devices, count)
+    chosen = choose_devices(jax, devices, count)
     with jax.enable_x64(True):  # 64-bit inputs stay 64-bit on their way to the devices
         executable = compiled(local_module, chosen)
         arguments = [
@@ -263,7 +263,10 @@ def xla_log_filtered() -> Iterator[None]:
 XLA_LOG_NOISE = ("GSPMD sharding propagation is going to be deprecated",)
 
 
-def _choose_devices(jax, devices: Sequence[Any] | None, count: int) -> list[Any]:
+def choose_devices(jax, devices: Sequence[Any] | None, count: int) -> list[Any]:
+    """The first `count` of `devices`, by default of `jax.devices()` (of the
+    CPU devices when the accelerators are too few); `DeviceUnavailableError`
+    naming the flag that gives XLA's CPU client more when they are too few."""
     available = list(jax.devices()) if devices is None else list(devices)
     if devices is None and len(available) < count and jax.default_backend() != "cpu":
         available = list(jax.devices("cpu"))  # fewer accelerators than partitions
@@ -314,6 +317,7 @@ __all__ = [
     "XLA_CUSTOM_CALLS",
     "XLA_LOG_NOISE",
     "check_compilable",
+    "choose_devices",
     "compiled",
     "host_devices_for",
     "run_on_devices",
