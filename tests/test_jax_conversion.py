@@ -196,3 +196,33 @@ def test_shardings_names_every_value_of_a_lowered_function(devices):
     assert found["result0"].spec == P("data", "model")
     assert found["%0"].spec == P("data", "model")  # the dot, before the tanh
     assert all(isinstance(v, NamedSharding) for v in found.values())
+
+
+def test_lower_takes_every_form_of_a_jax_function():
+    def f(x):
+        return jax.numpy.sin(x) + 1
+
+    x = jax.ShapeDtypeStruct((4,), np.float32)
+    texts = {
+        kind: lower(form, *args).to_text()
+        for kind, form, args in [
+            ("function", f, (x,)),
+            ("jitted", jax.jit(f), (x,)),
+            ("traced", jax.jit(f).trace(x), ()),
+            ("lowered", jax.jit(f).lower(x), ()),
+        ]
+    }
+    assert len(set(texts.values())) == 1, texts
+    with pytest.raises(shardonnay.ShardonnayError, match="already specialised"):
+        lower(jax.jit(f).lower(x), x)
+    with pytest.raises(shardonnay.ShardonnayError, match="got int"):
+        lower(3)
+
+
+def test_importing_shardonnay_and_its_jax_package_does_not_start_jax():
+    import subprocess
+    import sys
+
+    code = "import sys, shardonnay, shardonnay.jax; print('jax' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.stdout.strip() == "False", done.stderr
