@@ -13,8 +13,10 @@ results come back as `jax.Array`s laid out by their propagated shardings
 Arguments are numpy or JAX arrays (Python scalars too). A JAX array is moved
 to its argument's sharding by `jax.device_put` (which reshards across
 processes); a numpy array is cut by `shardonnay.layout` where its argument's
-sharding is uneven (JAX holds no uneven arrays). 64-bit values stay 64-bit:
-the run enables JAX's x64 mode for its own duration.
+sharding is uneven (JAX holds no uneven arrays). 64-bit values of the
+program stay 64-bit: the run enables JAX's x64 mode for its own duration (a
+function is lowered as `jax.jit` lowers it: without x64 mode, its int64
+inputs become int32 there too).
 
 Across processes (`jax.distributed.initialize`), every process calls `run`
 with the same program and arguments (global numpy arrays, or JAX arrays
