@@ -93,6 +93,10 @@ class Block:
         return f"[{', '.join(ranges)}]\n{noun}\n{_device_list(self.devices)}"
 
 
+def _plural(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
 def _device_list(devices: Sequence[int]) -> str:
     if len(devices) > 8:
         return ", ".join(map(str, devices[:6])) + f", ... ({len(devices)})"
@@ -136,8 +140,8 @@ class ShardingPicture:
             if n > 1 and slots * n != size:
                 empty = f", {n - pieces} only padding" if pieces < n else ""
                 lines.append(
-                    f"padding: dim {d} is cut in {n} shards of {slots} slots; the last with "
-                    f"data holds {size - slots * (pieces - 1)}{empty}"
+                    f"padding: dim {d} is cut in {n} shards of {_plural(slots, 'slot')}; the last "
+                    f"with data holds {size - slots * (pieces - 1)}{empty}"
                 )
         free = self._replicating_axes()
         if free:
@@ -272,15 +276,25 @@ class ShardingPicture:
         rows = _extents(self.row_ranges)
         cols = _extents(self.column_ranges)
         height, width = sum(rows), sum(cols)
-        figure, ax = plt.subplots(figsize=(6.4, 6.4 * max(0.25, min(4.0, height / width))))
+        inches = min(20.0, max(6.4, 1.2 * len(cols)))  # about an inch per block across
+        figure, ax = plt.subplots(figsize=(inches, inches * max(0.25, min(4.0, height / width))))
         y_starts = [sum(rows[:i]) for i in range(len(rows))]
         x_starts = [sum(cols[:i]) for i in range(len(cols))]
+        # one font size, at which the widest label line fits its block (the axes take
+        # about 3/4 of the figure; a character is about 0.7 em wide)
+        wide = [b for b in self.blocks if b.columns is None or len(b.columns)] or self.blocks
+        points = min(
+            0.75 * inches * 72 * cols[b.column] / width / (0.7 * max(map(len, b.label.split("\n"))))
+            for b in wide
+        )
+        points = min(11.0, max(3.0, points))
         for i, b in enumerate(self.blocks):
             background, ink = _PALETTE[i % len(_PALETTE)]
             x, y = x_starts[b.column], y_starts[b.row]
             w, h = cols[b.column], rows[b.row]
             ax.add_patch(Rectangle((x, y), w, h, facecolor=background, edgecolor="black"))
-            ax.text(x + w / 2, y + h / 2, b.label, ha="center", va="center", color=ink)
+            ax.text(x + w / 2, y + h / 2, b.label, ha="center", va="center", color=ink,
+                    fontsize=points)  # fmt: skip
         ax.set_xlim(0, width)
         ax.set_ylim(height, 0)
         ax.set_axis_off()
