@@ -5,6 +5,7 @@ block against `shardonnay.layout` (what each device really holds)."""
 from __future__ import annotations
 
 import io
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -22,6 +23,8 @@ from shardonnay.layout import device_slices
 from shardonnay.propagation.pipeline import propagation_pipeline
 from shardonnay.visualize import visualize
 from strategies import sharding_cases
+
+os.environ.setdefault("XLA_FLAGS", "--xla_force_host_platform_device_count=8")
 
 MLP = Path(__file__).resolve().parent.parent / "examples" / "mlp.mlir"
 
@@ -174,3 +177,23 @@ def test_import_shardonnay_stays_light() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "True"
+
+
+def test_a_jax_array_as_jax_places_it() -> None:
+    jax = pytest.importorskip("jax")
+    from jax.sharding import NamedSharding
+    from jax.sharding import PartitionSpec as P
+
+    devices = np.array(jax.devices()[:8])[[0, 2, 4, 6, 1, 3, 5, 7]].reshape(2, 4)
+    mesh = jax.sharding.Mesh(devices, ("a", "b"))
+    array = jax.device_put(np.zeros((8, 3, 2)), NamedSharding(mesh, P("b", None, "a")))
+    picture = visualize(array, dims=(0, 2))
+    expected = array.sharding.devices_indices_map(array.shape)
+    for block in picture.blocks:
+        for d in block.devices:
+            index = expected[jax.devices()[d]]
+            assert (index[0].indices(8)[:2], index[2].indices(2)[:2]) == (
+                (block.rows.start, block.rows.stop),
+                (block.columns.start, block.columns.stop),
+            )
+    assert sorted(d for b in picture.blocks for d in b.devices) == list(range(8))

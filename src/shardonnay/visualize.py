@@ -339,6 +339,13 @@ def _resolve(
                 raise ShardonnayError(f"{shape}: the program has no mesh @{sharding.mesh}")
             resolved = module.meshes[sharding.mesh]
         return sharding, tuple(v.type.shape), resolved, str(names[v])
+    named = getattr(value_or_sharding, "sharding", None)
+    if type(named).__name__ == "NamedSharding" and hasattr(value_or_sharding, "shape"):
+        from shardonnay.jax import tensor_sharding  # a jax.Array or ShapeDtypeStruct
+
+        shape = tuple(value_or_sharding.shape)
+        sharding, resolved = tensor_sharding(named, len(shape), mesh_name="mesh")
+        return sharding, shape, resolved, ""
     if isinstance(value_or_sharding, str):
         value_or_sharding = TensorSharding.parse(value_or_sharding)
     if not isinstance(value_or_sharding, TensorSharding):
@@ -360,8 +367,10 @@ def visualize(
 ) -> ShardingPicture:
     """The picture of a sharded tensor: `visualize(sharding, shape, mesh)`
     (a `TensorSharding` or its text; `mesh` may be omitted for an inlined
-    one) or `visualize(module, "%3")` (a value of a propagated program, named
-    as it prints; see `shardonnay.ir.naming`). `dims`: the two dims drawn,
+    one), `visualize(module, "%3")` (a value of a propagated program, named
+    as it prints; see `shardonnay.ir.naming`) or `visualize(array)` (a
+    `jax.Array` or `jax.ShapeDtypeStruct` with a `NamedSharding`; devices
+    numbered by id). `dims`: the two dims drawn,
     rows then columns (default: the first two; a rank-1 tensor is one row)."""
     sharding, shape, mesh, what = _resolve(value_or_sharding, shape, mesh)
     sharding.validate(mesh, shape=shape)
