@@ -137,8 +137,7 @@ def measure(jitted, args) -> dict:
     lowered_at = time.perf_counter()
     local = shardonnay.partition(module)
     partitioned_at = time.perf_counter()
-    with jax.enable_x64(True):
-        results = _ready(run_partitioned(module, local, leaves, jax.devices()))
+    results = _ready(run_partitioned(module, local, leaves, jax.devices()))
     done = time.perf_counter()
     theirs = [np.asarray(y) for y in jax.tree.leaves(expected)]
     scale = max((float(np.max(np.abs(y))) for y in theirs if y.size), default=1.0) or 1.0

@@ -55,8 +55,7 @@ def test_corpus_program_runs_to_jax_outputs_with_propagated_shardings(devices, n
     main = module.function("main")
     inputs = [data[f"input{i}"] for i in range(len(main.type.inputs))]
     local = shardonnay.partition(module)  # what run(module, ...) does first
-    with jax.enable_x64(True):
-        outputs = run_partitioned(module, local, inputs, devices)
+    outputs = run_partitioned(module, local, inputs, devices)
     assert len(outputs) == len(main.type.results)
     propagated = shardings(local, devices)  # the propagated shardings of @main's results
     for i, got in enumerate(outputs):

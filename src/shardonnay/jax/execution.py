@@ -77,8 +77,7 @@ def run(
     from shardonnay.partition.program import partition
 
     local = partition(global_module, propagate=propagate)
-    with jax.enable_x64(True):
-        results = run_partitioned(global_module, local, leaves, _devices(jax, mesh, leaves))
+    results = run_partitioned(global_module, local, leaves, _devices(jax, mesh, leaves))
     return tuple(results) if out_tree is None else jax.tree_util.tree_unflatten(out_tree, results)
 
 
@@ -100,25 +99,30 @@ def run_partitioned(
     main, local_main = global_module.function("main"), local.function("main")
     if len(inputs) != len(main.type.inputs):
         raise ShardonnayError(f"@main takes {len(main.type.inputs)} inputs, got {len(inputs)}")
-    executable = compiled(local, partitions)
     mine = [d for d, device in enumerate(partitions) if device.process_index == jax.process_index()]
-    arguments = []
-    for i, (x, t) in enumerate(zip(inputs, main.type.inputs, strict=True)):
-        if not isinstance(t, TensorType):
-            raise ShardonnayError(f"argument {i} of @main is a {t}, which JAX cannot pass")
-        where = placement(local, local_main.arg_attrs(i).get("sdy.sharding"), len(t.shape), count)
-        buffers = _buffers(jax, x, t, where, partitions, mine, local_main.type.inputs[i])
-        arguments.append(_stacked(jax, buffers, partitions, mine))
-    per_result = executable.execute_sharded(arguments).disassemble_into_single_device_arrays()
-    out = []
-    for r, t in enumerate(main.type.results):
-        if not isinstance(t, TensorType):
-            raise ShardonnayError(f"result {r} of @main is a {t}, which JAX cannot hold")
-        on_device = {next(iter(a.devices())): a for a in per_result[r]}
-        where = placement(
-            local, local_main.result_attrs(r).get("sdy.sharding"), len(t.shape), count
+    if not mine:
+        raise ShardonnayError(
+            f"none of the program's {count} devices belongs to process {jax.process_index()}"
         )
-        out.append(_result(jax, on_device, t, where, partitions, mine))
+    with jax.enable_x64(True):  # 64-bit values stay 64-bit on their way to the devices
+        executable = compiled(local, partitions)
+        arguments = []
+        for i, (x, t) in enumerate(zip(inputs, main.type.inputs, strict=True)):
+            if not isinstance(t, TensorType):
+                raise ShardonnayError(f"argument {i} of @main is a {t}, which JAX cannot pass")
+            sharding = local_main.arg_attrs(i).get("sdy.sharding")
+            where = placement(local, sharding, len(t.shape), count)
+            buffers = _buffers(jax, x, t, where, partitions, mine, local_main.type.inputs[i])
+            arguments.append(_stacked(jax, buffers, partitions, mine))
+        per_result = executable.execute_sharded(arguments).disassemble_into_single_device_arrays()
+        out = []
+        for r, t in enumerate(main.type.results):
+            if not isinstance(t, TensorType):
+                raise ShardonnayError(f"result {r} of @main is a {t}, which JAX cannot hold")
+            on_device = {next(iter(a.devices())): a for a in per_result[r]}
+            sharding = local_main.result_attrs(r).get("sdy.sharding")
+            where = placement(local, sharding, len(t.shape), count)
+            out.append(_result(jax, on_device, t, where, partitions, mine))
     return out
 
 
