@@ -2,16 +2,20 @@
 
 A pipeline is MLIR's textual form: `builtin.module(PASS, func.func(PASS{opt=value}))`.
 Passes nested in `func.func(...)` are function passes; shardonnay runs them on
-the whole module (each transforms every function the same way).
+the whole module (each transforms every function the same way). Each pass
+declares its options with their defaults, as Shardy declares them; an option
+it does not have, or a flag that is neither `true` nor `false`, is an error.
 
 >>> parse_pipeline("builtin.module(func.func(sdy-populate-op-sharding-rules))")
 [PassSpec(name='sdy-populate-op-sharding-rules', options={})]
+>>> parse_pipeline("builtin.module(canonicalize{enable-patterns={sdy-collective} top-down})")
+[PassSpec(name='canonicalize', options={'enable-patterns': '{sdy-collective}', 'top-down': 'true'})]
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from shardonnay.errors import ShardonnayError
@@ -20,9 +24,21 @@ from shardonnay.syntax.cursor import Cursor
 
 PassFunction = Callable[[Module, dict[str, str]], Module]
 
-_PASSES: dict[str, PassFunction] = {}
+
+@dataclass(frozen=True)
+class RegisteredPass:
+    """A pass by its Shardy name: `run(module, options)` and its options'
+    defaults (`"false"` for a flag)."""
+
+    name: str
+    run: PassFunction
+    defaults: Mapping[str, str]
+
+
+_PASSES: dict[str, RegisteredPass] = {}
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*")
-_OPTION = re.compile(r"([A-Za-z_][A-Za-z0-9_\-]*)(?:=([^\s{}]*))?")
+_OPTION_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_\-]*")
+_PLAIN_VALUE = re.compile(r"[^\s{}]*")
 
 
 @dataclass(frozen=True)
@@ -31,14 +47,28 @@ class PassSpec:
     options: dict[str, str] = field(default_factory=dict)
 
 
-def register_pass(name: str) -> Callable[[PassFunction], PassFunction]:
-    """Registers `fn(module, options) -> module` under Shardy's pass `name`."""
+def register_pass(
+    name: str, options: Mapping[str, str] | None = None
+) -> Callable[[PassFunction], PassFunction]:
+    """Registers `fn(module, options) -> module` under Shardy's pass `name`,
+    with the options (name -> default value) the pass accepts. `fn` gets
+    every option, the defaults filled in."""
 
     def decorate(fn: PassFunction) -> PassFunction:
-        _PASSES[name] = fn
+        _PASSES[name] = RegisteredPass(name, fn, dict(options or {}))
         return fn
 
     return decorate
+
+
+def pass_options(name: str) -> dict[str, str]:
+    """The options of the pass `name` and their defaults.
+
+    >>> pass_options("sdy-insert-explicit-reshards")
+    {'enable-full-version': 'false'}
+    """
+    _load()
+    return dict(_registered(name).defaults)
 
 
 def known_passes() -> list[str]:
@@ -72,12 +102,11 @@ def parse_pipeline(text: str) -> list[PassSpec]:
         options: dict[str, str] = {}
         if cursor.accept("{"):
             while not cursor.accept("}"):
-                option = _OPTION.match(cursor.text, cursor.pos)
-                if option is None:
-                    raise cursor.error("expected an option like name=value")
-                key, value = option.groups()
-                cursor.pos += len(key) + (len(value) + 1 if value is not None else 0)
-                options[key] = "true" if value is None else value
+                key = cursor.match(_OPTION_NAME, "an option like name=value")
+                value = "true"
+                if cursor.accept("="):
+                    value = _option_value(cursor)
+                options[key] = value
                 cursor.skip_space()
         passes.append(PassSpec(name, options))
 
@@ -86,17 +115,54 @@ def parse_pipeline(text: str) -> list[PassSpec]:
     return passes
 
 
+def _option_value(cursor: Cursor) -> str:
+    """A plain value (`true`, `aggressive`, empty) or a braced one (`{a,b}`)."""
+    if not cursor.peek("{"):
+        match = _PLAIN_VALUE.match(cursor.text, cursor.pos)
+        assert match is not None  # (the pattern matches the empty string)
+        cursor.pos = match.end()
+        return match.group()
+    start, depth = cursor.pos, 0
+    while cursor.pos < len(cursor.text):
+        ch = cursor.text[cursor.pos]
+        cursor.pos += 1
+        depth += {"{": 1, "}": -1}.get(ch, 0)
+        if depth == 0:
+            return cursor.text[start : cursor.pos]
+    raise cursor.error("an option value's '{' is never closed", start)
+
+
+def _registered(name: str) -> RegisteredPass:
+    if name not in _PASSES:
+        raise ShardonnayError(
+            f"unknown pass '{name}'; shardonnay implements: {', '.join(known_passes())}"
+        )
+    return _PASSES[name]
+
+
+def _with_defaults(spec: PassSpec) -> dict[str, str]:
+    registered = _registered(spec.name)
+    options = dict(registered.defaults)
+    for key, value in spec.options.items():
+        if key not in options:
+            accepted = ", ".join(sorted(options)) or "none"
+            raise ShardonnayError(
+                f"pass '{spec.name}' has no option '{key}' (its options: {accepted})"
+            )
+        if options[key] in ("true", "false") and value not in ("true", "false", "1", "0"):
+            raise ShardonnayError(
+                f"pass '{spec.name}': option '{key}' is a flag, true or false, not {value!r}"
+            )
+        options[key] = {"1": "true", "0": "false"}.get(value, value)
+    return options
+
+
 def run_pipeline(module: Module, pipeline: str) -> Module:
     """Runs the passes of `pipeline` in order and returns the resulting module."""
     _load()
-    specs = parse_pipeline(pipeline)
-    for spec in specs:
-        if spec.name not in _PASSES:
-            raise ShardonnayError(
-                f"unknown pass '{spec.name}'; shardonnay implements: {', '.join(known_passes())}"
-            )
-    for spec in specs:
-        module = _PASSES[spec.name](module, spec.options)
+    specs = [(spec, _with_defaults(spec)) for spec in parse_pipeline(pipeline)]
+    for spec, options in specs:
+        module = _PASSES[spec.name].run(module, options)
     return module
 
 
@@ -105,4 +171,12 @@ def _load() -> None:
     import shardonnay.propagation.passes  # noqa: F401  (registers the propagation passes)
 
 
-__all__ = ["PassSpec", "known_passes", "parse_pipeline", "register_pass", "run_pipeline"]
+__all__ = [
+    "PassSpec",
+    "RegisteredPass",
+    "known_passes",
+    "parse_pipeline",
+    "pass_options",
+    "register_pass",
+    "run_pipeline",
+]

@@ -240,6 +240,19 @@ class DataFlowEdgeOp(_Identity):
         verify_same_type(op)
         if "sharding" in op.attributes:
             verify_sharding_rank(op, _sharding(op, "sharding"), op.result_types[0])
+        source = op.operands[0]
+        if len(source.uses) != 1:
+            raise IRError(f"{op.name}: expected input of {op.name} to have a single user")
+        defining = source.op
+        if (
+            defining is not None
+            and defining.dialect == "sdy"
+            and defining.name not in ("sdy.named_computation", "sdy.manual_computation")
+        ):
+            raise IRError(
+                f"{op.name}: expected input of {op.name} to not be defined by an SdyDialect op "
+                f"(other than an sdy.named_computation); it is defined by {defining.name}"
+            )
 
 
 class FuncDataFlowEdgeOp(_Identity):
@@ -258,6 +271,22 @@ class FuncDataFlowEdgeOp(_Identity):
         w.operand(op.operands[0])
         w.attr_dict(op)
         w.write(f" : {op.result_types[0]}")
+
+    def verify(self, op: Op) -> None:
+        verify_same_type(op)
+        source = op.operands[0]
+        if len(source.uses) != 1:
+            raise IRError(f"{op.name}: expected operand of {op.name} to have a single user")
+        if source.op is not None and source.op.name != "func.call":
+            raise IRError(
+                f"{op.name}: expected operand of {op.name} to be a result of call op "
+                f"or a function argument; it is defined by {source.op.name}"
+            )
+        sharding = op.attributes.get("sdy.sharding")
+        if sharding is not None:
+            if not isinstance(sharding, TensorShardingPerValue) or len(sharding) != 1:
+                raise IRError(f"{op.name}: sdy.sharding must be a one-value sharding_per_value")
+            verify_sharding_rank(op, sharding.shardings[0], op.result_types[0])
 
 
 class ConstantOp(OpDef):

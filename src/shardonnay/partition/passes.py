@@ -12,7 +12,7 @@ from shardonnay.ir.core import Module
 from shardonnay.passes import register_pass
 
 
-@register_pass("sdy-insert-explicit-reshards")
+@register_pass("sdy-insert-explicit-reshards", {"enable-full-version": "false"})
 def _insert_explicit_reshards(module: Module, options: dict[str, str]) -> Module:
     from shardonnay.partition.explicit_reshards import insert_explicit_reshards
 
@@ -20,8 +20,35 @@ def _insert_explicit_reshards(module: Module, options: dict[str, str]) -> Module
     return insert_explicit_reshards(module, full_version=full)
 
 
-@register_pass("sdy-reshard-to-collectives")
+@register_pass("sdy-reshard-to-collectives", {"keep-redundant-reshards": "false"})
 def _reshard_to_collectives(module: Module, options: dict[str, str]) -> Module:
+    from shardonnay.errors import PartitionError
     from shardonnay.partition.reshard_to_collectives import reshard_to_collectives
 
+    if options["keep-redundant-reshards"] == "true":
+        raise PartitionError(
+            "sdy-reshard-to-collectives: shardonnay lowers every reshard "
+            "(keep-redundant-reshards=false)"
+        )
     return reshard_to_collectives(module)
+
+
+@register_pass(
+    "sdy-convert-global-to-local",
+    {
+        "combine-multi-dimension-reduce-scatter": "false",
+        "enable-rgv3": "false",
+        "per-dim-all-gather": "false",
+    },
+)
+def _convert_global_to_local(module: Module, options: dict[str, str]) -> Module:
+    from shardonnay.errors import PartitionError
+    from shardonnay.partition.global_to_local import convert_global_to_local
+
+    chosen = [name for name, value in options.items() if value == "true"]
+    if chosen:
+        raise PartitionError(
+            f"sdy-convert-global-to-local: shardonnay writes every collective one way; "
+            f"{', '.join(chosen)} must stay false"
+        )
+    return convert_global_to_local(module)

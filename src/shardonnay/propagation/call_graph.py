@@ -486,9 +486,12 @@ def insert_func_call_reshards(module: Module) -> None:
         if callee is None:
             continue
         func_shardings = func_result_shardings(callee, module)
-        if func_shardings is None:
-            continue
         per_value = call.attributes.get(SHARDING)
+        if func_shardings is None:
+            if not isinstance(per_value, TensorShardingPerValue):
+                continue
+            # A callee without result shardings returns replicated values.
+            func_shardings = tuple(_fully_closed_like(s) for s in per_value)
         block = call.parent
         assert block is not None
         for i, result in enumerate(call.results):

@@ -84,7 +84,7 @@ from shardonnay.propagation.sharding_constraints import (
     sharding_constraint_to_reshard,
 )
 from shardonnay.propagation.validation import validate_for_propagation
-from shardonnay.sharding import DimSharding, TensorSharding, TensorShardingPerValue
+from shardonnay.sharding import DimSharding, ManualAxes, TensorSharding, TensorShardingPerValue
 
 __all__ = [
     "apply_sharding_constraints",
@@ -218,10 +218,83 @@ def _with_dims(
 # -- import -------------------------------------------------------------------------
 
 
+def _walk_shardings(module: Module, fn: Transform) -> None:
+    """`transform_shardings` in Shardy's order: function by function, its
+    arguments, its results, then its ops in program order."""
+    for func in module.functions:
+        for key in ("arg_attrs", "res_attrs"):
+            for attrs in func.op.attributes.get(key, ()):
+                if isinstance(attrs.get(SHARDING), TensorSharding):
+                    attrs[SHARDING] = fn(attrs[SHARDING])
+        for op in func.walk():
+            if op is func.op:
+                continue
+            for key in (SHARDING, "sharding", "in_shardings", "out_shardings", "out_sharding"):
+                value = op.attributes.get(key)
+                if isinstance(value, TensorSharding):
+                    op.attributes[key] = fn(value)
+                elif isinstance(value, TensorShardingPerValue):
+                    op.attributes[key] = TensorShardingPerValue(tuple(fn(s) for s in value))
+
+
+def _with_mesh(sharding: TensorSharding, mesh: str | Mesh) -> TensorSharding:
+    return TensorSharding(
+        mesh, sharding.dims, sharding.replicated, sharding.unreduced, sharding.reduction
+    )
+
+
 def lift_inlined_meshes(module: Module) -> None:
-    """`sdy-lift-inlined-meshes`: every `sdy.mesh` also gets its StableHLO
-    form, `{stablehlo.mesh = {axes = [{name = "x", size = 2 : i64}],
-    device_ids = dense<...> : tensor<Nxi64>}}` (device ids only when given)."""
+    """`sdy-lift-inlined-meshes`: meshes written inline in shardings become
+    `sdy.mesh` ops, and identical `sdy.mesh` ops become one (the first).
+
+    A new mesh is placed after the last `sdy.mesh` and named `mesh` (a
+    device's maximal mesh `maximal_mesh_<id>`, the empty mesh `empty_mesh`),
+    made unique as MLIR's symbol table does (`mesh_0`, `mesh_1`, ...).
+    Every `sdy.mesh` also gets its StableHLO form, `{stablehlo.mesh = {axes
+    = [{name = "x", size = 2 : i64}], device_ids = dense<...> : tensor<Nxi64>}}`
+    (device ids only when given), as jaxlib's build of Shardy writes it.
+    """
+    renamed: dict[str | Mesh, str] = {}
+    last: Op | None = None
+    for op in [o for o in module.ops if o.name == "sdy.mesh"]:
+        mesh, name = op.attributes["mesh"], op.attributes["sym_name"]
+        if mesh in renamed:
+            renamed[name] = renamed[mesh]
+            module.ops.remove(op)
+            op.parent = None
+        else:
+            renamed[mesh] = name
+            last = op
+    taken = {op.attributes["sym_name"] for op in module.ops if "sym_name" in op.attributes}
+    counter = 0
+    position = module.ops.index(last) + 1 if last is not None else 0
+
+    def unique(base: str) -> str:
+        nonlocal counter
+        name = base
+        while name in taken:
+            name = f"{base}_{counter}"
+            counter += 1
+        taken.add(name)
+        return name
+
+    def lift(sharding: TensorSharding) -> TensorSharding:
+        nonlocal position
+        mesh = sharding.mesh
+        if mesh in renamed:
+            return _with_mesh(sharding, renamed[mesh])
+        if not isinstance(mesh, Mesh):
+            return sharding
+        if mesh.is_maximal:
+            base = f"maximal_mesh_{mesh.device_list[0]}"
+        else:
+            base = "mesh" if mesh.axes else "empty_mesh"
+        name = renamed[mesh] = unique(base)
+        module.body.insert(position, Op("sdy.mesh", attributes={"sym_name": name, "mesh": mesh}))
+        position += 1
+        return _with_mesh(sharding, name)
+
+    _walk_shardings(module, lift)
     for op in module.ops:
         if op.name != "sdy.mesh":
             continue
@@ -235,6 +308,111 @@ def lift_inlined_meshes(module: Module) -> None:
             ids = np.array(mesh.device_ids, dtype=np.int64)
             value["device_ids"] = DenseElementsAttr.from_numpy(ids, TensorType((len(ids),), "i64"))
         op.attributes["stablehlo.mesh"] = value
+
+
+def inline_meshes(module: Module) -> None:
+    """`sdy-inline-meshes`: every sharding names its mesh inline
+    (`#sdy.sharding<mesh<["x"=2]>, [...]>`) and the `sdy.mesh` ops go."""
+    meshes = module.meshes
+
+    def inline(sharding: TensorSharding) -> TensorSharding:
+        if isinstance(sharding.mesh, Mesh):
+            return sharding
+        return _with_mesh(sharding, meshes[sharding.mesh])
+
+    _walk_shardings(module, inline)
+    for op in [o for o in module.ops if o.name == "sdy.mesh"]:
+        module.ops.remove(op)
+        op.parent = None
+
+
+def drop_sharding_and_mesh(module: Module) -> None:
+    """`sdy-drop-sharding-and-mesh`: the `sdy.sharding` attributes of
+    function arguments, results and ops go, and so do the `sdy.mesh` ops
+    (sharding constraints, reshards and computations keep theirs)."""
+    for func in module.functions:
+        for key in ("arg_attrs", "res_attrs"):
+            for attrs in func.op.attributes.get(key, ()):
+                attrs.pop(SHARDING, None)
+    for op in module.walk():
+        op.attributes.pop(SHARDING, None)
+    for op in [o for o in module.ops if o.name == "sdy.mesh"]:
+        module.ops.remove(op)
+        op.parent = None
+
+
+DEBUG_ATTRIBUTES = (
+    "sdy.sharding_origins",
+    "sdy.propagation_edges",
+    "sdy.block_arg_sharding_origins",
+    "sdy.result_sharding_origins",
+    "sdy.block_arg_propagation_edges",
+    "sdy.result_propagation_edges",
+)
+
+
+def remove_propagation_debug_info(module: Module) -> None:
+    """`sdy-remove-propagation-debug-info`: the attributes that
+    `debug-sharding-origins` and `debug-propagation-edge-sharding` write
+    (`DEBUG_ATTRIBUTES`) go, from ops and from function arguments/results."""
+    for func in module.functions:
+        for key in ("arg_attrs", "res_attrs"):
+            for attrs in func.op.attributes.get(key, ()):
+                for name in DEBUG_ATTRIBUTES:
+                    attrs.pop(name, None)
+    for op in module.walk():
+        for name in DEBUG_ATTRIBUTES:
+            op.attributes.pop(name, None)
+
+
+def manual_axes_cleanup(module: Module) -> None:
+    """`sdy-manual-axes-cleanup`: a manual computation's manual axes are
+    sorted in mesh order, and each of its in/out shardings that does not use
+    every manual axis gets the unused ones as replicated axes (sorted in
+    mesh order; a sharding on the empty mesh takes the computation's mesh).
+
+    `manual_axes={"y", "x"}` on `<["x"=2, "y"=2]>` becomes `{"x", "y"}`, and
+    an in-sharding `[{"x"}, {}]` becomes `[{"x"}, {}], replicated={"y"}`.
+    """
+    for op in module.walk():
+        if op.name != "sdy.manual_computation":
+            continue
+        ins, outs = op.attributes.get("in_shardings"), op.attributes.get("out_shardings")
+        all_shardings = [*(ins or ()), *(outs or ())]
+        if not all_shardings:
+            continue
+        common = next(
+            (s.mesh for s in all_shardings if _mesh(module, s).axes), all_shardings[0].mesh
+        )
+        mesh = common if isinstance(common, Mesh) else module.meshes[common]
+        order = {name: k for k, (name, _) in enumerate(mesh.axes)}
+        manual = tuple(sorted(op.attributes["manual_axes"].names, key=lambda n: order[n]))
+        op.attributes["manual_axes"] = ManualAxes(manual)
+
+        def cleaned(sharding: TensorSharding, t, manual=manual, mesh=mesh, common=common):
+            if not isinstance(t, TensorType):
+                return sharding
+            used = {a.name for d in sharding.dims for a in d.axes}
+            used |= {a.name for a in (*sharding.replicated, *sharding.unreduced)}
+            unused = [n for n in manual if n not in used]
+            if not unused:
+                return sharding
+            replicated = sorted(
+                (*sharding.replicated, *(AxisRef(n) for n in unused)),
+                key=lambda a: a.mesh_sort_key(mesh),
+            )
+            target = common if not _mesh(module, sharding).axes else sharding.mesh
+            return TensorSharding(
+                target, sharding.dims, tuple(replicated), sharding.unreduced, sharding.reduction
+            )
+
+        for key, values in (("in_shardings", op.operands), ("out_shardings", op.results)):
+            current = op.attributes.get(key)
+            if current is None:
+                continue
+            op.attributes[key] = TensorShardingPerValue(
+                tuple(cleaned(s, v.type) for s, v in zip(current, values, strict=True))
+            )
 
 
 def remove_size_one_axes(module: Module) -> None:
@@ -343,7 +521,7 @@ def evenly_sharded(sharding: TensorSharding, shape: tuple[int, ...], mesh: Mesh)
             axes.append(AxisRef(axis.name, (axis.pre_size, gcd)))
             break
         dims.append(DimSharding(tuple(axes), d.is_closed))
-    return _with_dims(sharding, tuple(dims), unreduced=())
+    return _with_dims(sharding, tuple(dims))  # unreduced axes stay, as in Shardy
 
 
 def update_non_divisible_input_output_shardings(module: Module) -> None:

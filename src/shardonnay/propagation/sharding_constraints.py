@@ -24,6 +24,7 @@ from shardonnay.ir.core import Block, Func, Module, Op, Value
 from shardonnay.ir.types import TensorType
 from shardonnay.propagation.data_flow import DATA_FLOW_OPS
 from shardonnay.sharding import TensorSharding, TensorShardingPerValue
+from shardonnay.sharding_rule import OpShardingRule
 
 __all__ = ["apply_sharding_constraints", "sharding_constraint_to_reshard"]
 
@@ -147,7 +148,7 @@ def _before_in_block(a: Op, b: Op) -> bool:
     return ops.index(a) < ops.index(b)
 
 
-def apply_sharding_constraints(module: Module) -> None:
+def apply_sharding_constraints(module: Module, *, identity_rules: bool = False) -> None:
     """`sdy-apply-sharding-constraints`: a fully closed sharding constraint
     gives its sharding to its input, when the input has none and no other
     sharding constraint (or manual computation) with a different sharding
@@ -161,9 +162,16 @@ def apply_sharding_constraints(module: Module) -> None:
     no sharding and no other constraint, and whose members but the tail have
     one use, first gets the later uses of `x` (in the tail's block, other
     than `return`) redirected to the tail `z`.
+
+    `identity_rules`: a constraint whose sharding went to its input gets the
+    identity `sdy.sharding_rule` (`([i, j])->([i, j])`), as the pass
+    `sdy-apply-sharding-constraints` run alone writes it.
     """
     moved: set[Op] = set()
-    for op in [o for o in module.walk() if o.name == "sdy.sharding_constraint"]:
+    for op in [o for o in module.walk() if _is_constraint_like(o)]:
+        if op.name == "sdy.manual_computation":
+            _apply_in_shardings(op, moved)
+            continue
         tail = _chain_tail(op)
         source = op.operands[0]
         if tail is not None:
@@ -187,6 +195,33 @@ def apply_sharding_constraints(module: Module) -> None:
                     use.owner.set_operand(use.index, op.results[0])
         else:
             _set_sharding(source, sharding)
+            if identity_rules:
+                shape = op.result_types[0].shape
+                dims = [(k,) for k in range(len(shape))]
+                op.attributes["sdy.sharding_rule"] = OpShardingRule(tuple(shape), [dims], [dims])
+
+
+def _apply_in_shardings(op: Op, moved: set[Op]) -> None:
+    """A manual computation's in-shardings, applied to its operands as a
+    sharding constraint's sharding is (an operand tied by a data-flow edge
+    gets a new `sdy.sharding_constraint` right after it instead)."""
+    shardings = op.attributes.get("in_shardings") or ()
+    for operand, sharding in zip(op.operands, shardings, strict=True):
+        if not _should_apply(operand, sharding):
+            continue
+        if not _is_data_flow_target(operand):
+            _set_sharding(operand, sharding)
+            continue
+        constraint = Op(
+            "sdy.sharding_constraint", [operand], [operand.type], {"sharding": sharding}
+        )
+        assert op.parent is not None
+        op.parent.insert_before(op, constraint)
+        _move_after_value(constraint, operand, moved)
+        moved.add(constraint)
+        for use in list(operand.uses):
+            if use.owner is not constraint:
+                use.owner.set_operand(use.index, constraint.results[0])
 
 
 def _should_apply(v: Value, sharding: TensorSharding) -> bool:

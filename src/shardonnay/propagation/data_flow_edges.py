@@ -1,0 +1,305 @@
+"""Data-flow edges written into the program, as Shardy's passes write them.
+
+`add_data_flow_edges` (`sdy-add-data-flow-edges`) puts an
+`sdy.data_flow_edge` on every value a data-flow op owns: the results of
+`stablehlo.while`, `stablehlo.case`, `stablehlo.if`,
+`stablehlo.optimization_barrier`, `sdy.named_computation` and
+`sdy.manual_computation`, and the block arguments of the last two. The edge
+carries the owner's sharding (a manual computation's body sees it without
+the manual axes) and takes the owner's place in every use.
+`sink_data_flow_edges` (`sdy-sink-data-flow-edges`) writes each edge's
+sharding back to its owner and removes the edges; an owner whose edge has no
+sharding, beside one that has, gets a fully open one.
+
+`add_func_data_flow_edges` / `sink_func_data_flow_edges` do the same with
+`sdy.func_data_flow_edge` for the arguments of every function but `main` and
+for the results of `func.call` (`sdy-add-func-data-flow-edges`,
+`sdy-sink-func-data-flow-edges`).
+
+`propagate_through_edges(module, run)` runs a propagation `run` on a module
+that holds explicit `sdy.data_flow_edge` ops, as Shardy's propagation passes
+do: the edges tie their owner to the values flowing into it, and their
+shardings (not the owners') are what propagation reads and updates.
+
+>>> from shardonnay.syntax.mlir_reader import parse_module
+>>> module = parse_module('''
+... sdy.mesh @mesh = <["x"=2]>
+... func.func @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+...   %0 = stablehlo.optimization_barrier %arg0 : tensor<8xf32>
+...   return %0 : tensor<8xf32>
+... }''')
+>>> add_data_flow_edges(module)
+>>> [op.name for op in module.functions[0].body.ops]
+['stablehlo.optimization_barrier', 'sdy.data_flow_edge', 'func.return']
+>>> edge = module.functions[0].body.ops[1]
+>>> edge.attributes["sharding"] = TensorSharding.parse('<@mesh, [{"x"}]>')
+>>> sink_data_flow_edges(module)
+>>> str(module.functions[0].body.ops[0].attributes["sdy.sharding"])
+'#sdy.sharding_per_value<[<@mesh, [{"x"}]>]>'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from shardonnay.errors import IRError
+from shardonnay.ir.core import Block, Module, Op, Value
+from shardonnay.ir.types import TensorType
+from shardonnay.ops.registry import mark_inherent
+from shardonnay.propagation.data_flow import add_free_axes, erase_manual_axes
+from shardonnay.sharding import DimSharding, TensorSharding, TensorShardingPerValue
+
+__all__ = [
+    "EDGE",
+    "EDGE_OPS",
+    "FUNC_EDGE",
+    "add_data_flow_edges",
+    "add_func_data_flow_edges",
+    "propagate_through_edges",
+    "sink_data_flow_edges",
+    "sink_func_data_flow_edges",
+]
+
+EDGE = "sdy.data_flow_edge"
+FUNC_EDGE = "sdy.func_data_flow_edge"
+SHARDING = "sdy.sharding"
+# Ops whose results own edges; the computations' block arguments own edges too.
+EDGE_OPS = (
+    "stablehlo.while",
+    "stablehlo.case",
+    "stablehlo.if",
+    "stablehlo.optimization_barrier",
+    "sdy.named_computation",
+    "sdy.manual_computation",
+)
+_COMPUTATIONS = ("sdy.named_computation", "sdy.manual_computation")
+
+
+# -- reading and writing an owner's sharding -----------------------------------------
+
+
+def _result_key(op: Op) -> str:
+    return "out_shardings" if op.name in _COMPUTATIONS else SHARDING
+
+
+def _per_value(op: Op, key: str) -> tuple[TensorSharding, ...] | None:
+    value = op.attributes.get(key)
+    return tuple(value) if isinstance(value, TensorShardingPerValue) else None
+
+
+def _owner_shardings(op: Op) -> tuple[list[Value], list[TensorSharding | None]]:
+    """The edge owners of `op` (block arguments first, then results) and the
+    sharding each edge starts with."""
+    owners: list[Value] = []
+    shardings: list[TensorSharding | None] = []
+    if op.name in _COMPUTATIONS:
+        body = op.regions[0].entry
+        ins = _per_value(op, "in_shardings")
+        manual = op.attributes["manual_axes"].names if op.name == "sdy.manual_computation" else ()
+        for i, arg in enumerate(body.arguments):
+            owners.append(arg)
+            s = ins[i] if ins is not None else None
+            shardings.append(erase_manual_axes(s, manual) if s is not None else None)
+    outs = _per_value(op, _result_key(op))
+    for i, result in enumerate(op.results):
+        owners.append(result)
+        shardings.append(outs[i] if outs is not None else None)
+    return owners, shardings
+
+
+def _edge_op(name: str, owner: Value, attributes: dict) -> Op:
+    op = Op(name, [owner], [owner.type], attributes)
+    return mark_inherent(op, ("sharding",) if name == EDGE else ())
+
+
+def _insert_edge(owner: Value, edge: Op) -> None:
+    """`edge` right after `owner`'s definition, taking its place in every use."""
+    uses = [u for u in owner.uses if u.owner is not edge]
+    if owner.is_block_argument:
+        block: Block = owner.defining  # type: ignore[assignment]
+        index = 0
+    else:
+        defining = owner.op
+        assert defining is not None and defining.parent is not None
+        block = defining.parent
+        index = block.ops.index(defining) + 1
+    while index < len(block.ops) and block.ops[index].name in (EDGE, FUNC_EDGE):
+        index += 1
+    block.insert(index, edge)
+    for use in uses:
+        use.owner.set_operand(use.index, edge.results[0])
+
+
+# -- sdy-add-data-flow-edges / sdy-sink-data-flow-edges ---------------------------------
+
+
+def add_data_flow_edges(module: Module, only: Callable[[Op], bool] | None = None) -> None:
+    """`sdy-add-data-flow-edges` (see the module docstring): tensors only (a
+    token owns no edge), and a value that has an edge keeps it (Shardy would
+    add a second one, which its verifier then rejects); `only`: on the
+    data-flow ops it accepts only."""
+    for op in [o for o in module.walk() if o.name in EDGE_OPS and (only is None or only(o))]:
+        owners, shardings = _owner_shardings(op)
+        for owner, sharding in zip(owners, shardings, strict=True):
+            if not isinstance(owner.type, TensorType) or _edge_of(owner) is not None:
+                continue
+            attrs = {"sharding": sharding} if sharding is not None else {}
+            _insert_edge(owner, _edge_op(EDGE, owner, attrs))
+
+
+def _edge_of(owner: Value) -> Op | None:
+    for user in owner.users:
+        if user.name == EDGE:
+            return user
+    return None
+
+
+def _open(value: Value, mesh: str | object) -> TensorSharding:
+    rank = len(value.type.shape) if isinstance(value.type, TensorType) else 0
+    return TensorSharding(mesh, tuple(DimSharding((), False) for _ in range(rank)))  # type: ignore[arg-type]
+
+
+def sink_data_flow_edges(module: Module) -> None:
+    """`sdy-sink-data-flow-edges` (see the module docstring)."""
+    for op in [o for o in module.walk() if o.name in EDGE_OPS]:
+        owners, _ = _owner_shardings(op)
+        edges = [_edge_of(owner) for owner in owners]
+        found = [e.attributes["sharding"] for e in edges if e and "sharding" in e.attributes]
+        if found:
+            mesh = found[0].mesh
+            shardings = [
+                e.attributes["sharding"] if e and "sharding" in e.attributes else _open(o, mesh)
+                for o, e in zip(owners, edges, strict=True)
+            ]
+            _write_owner_shardings(op, shardings)
+        for edge in edges:
+            if edge is not None:
+                edge.results[0].replace_all_uses_with(edge.operands[0])
+                edge.erase()
+
+
+def _write_owner_shardings(op: Op, shardings: list[TensorSharding]) -> None:
+    arguments = len(op.regions[0].entry.arguments) if op.name in _COMPUTATIONS else 0
+    inside, results = shardings[:arguments], shardings[arguments:]
+    if op.name == "sdy.manual_computation":
+        manual = op.attributes["manual_axes"].names
+        ins = _per_value(op, "in_shardings") or ()
+        inside = [add_free_axes(o, s, manual) for o, s in zip(ins, inside, strict=True)]
+    if op.name in _COMPUTATIONS:
+        op.attributes["in_shardings"] = TensorShardingPerValue(tuple(inside))
+    op.attributes[_result_key(op)] = TensorShardingPerValue(tuple(results))
+
+
+# -- sdy-add-func-data-flow-edges / sdy-sink-func-data-flow-edges -----------------------
+
+
+def add_func_data_flow_edges(module: Module) -> None:
+    """`sdy-add-func-data-flow-edges`: an `sdy.func_data_flow_edge` on every
+    argument of every function but `main` and on every `func.call` result,
+    carrying its sharding as a one-value `sdy.sharding_per_value`."""
+    for func in module.functions:
+        if func.is_declaration:
+            continue
+        if func.name != "main":
+            for i, arg in enumerate(func.arguments):
+                s = func.arg_attrs(i).get(SHARDING)
+                attrs = {SHARDING: TensorShardingPerValue((s,))} if s is not None else {}
+                _insert_edge(arg, _edge_op(FUNC_EDGE, arg, attrs))
+        for call in [o for o in func.walk() if o.name == "func.call"]:
+            per_value = _per_value(call, SHARDING)
+            for i, result in enumerate(call.results):
+                attrs = {}
+                if per_value is not None:
+                    attrs[SHARDING] = TensorShardingPerValue((per_value[i],))
+                _insert_edge(result, _edge_op(FUNC_EDGE, result, attrs))
+
+
+def sink_func_data_flow_edges(module: Module) -> None:
+    """`sdy-sink-func-data-flow-edges`: each `sdy.func_data_flow_edge`'s
+    sharding goes back to the function argument or call result it stands
+    for, and the edge goes."""
+    for func in module.functions:
+        for edge in [o for o in func.walk() if o.name == FUNC_EDGE]:
+            source = edge.operands[0]
+            per_value = _per_value(edge, SHARDING)
+            if per_value is not None:
+                if source.is_block_argument:
+                    func.arg_attrs(source.index)[SHARDING] = per_value[0]
+                elif source.op is not None:
+                    call = source.op
+                    current = _per_value(call, SHARDING)
+                    shardings = list(current) if current else [None] * len(call.results)
+                    shardings[source.index] = per_value[0]
+                    mesh = per_value[0].mesh
+                    call.attributes[SHARDING] = TensorShardingPerValue(
+                        tuple(
+                            s if s is not None else _open(r, mesh)
+                            for s, r in zip(shardings, call.results, strict=True)
+                        )
+                    )
+            edge.results[0].replace_all_uses_with(source)
+            edge.erase()
+
+
+# -- propagation through explicit edges ----------------------------------------------
+
+
+def propagate_through_edges(module: Module, run: Callable[[Module, bool], Module]) -> Module:
+    """`run(module, data_flow_edges)` on a module that may hold explicit
+    `sdy.data_flow_edge` ops, returning what Shardy's propagation passes
+    return on it.
+
+    Without edges, `run(module, False)`. With edges, the edges' shardings
+    are moved onto their owners, `run(..., True)` propagates along the data
+    flow of every edge op (`shardonnay.propagation.data_flow`), and the edges
+    come back, carrying the propagated shardings, while the owners keep the
+    attributes they had (propagation reads and writes the edges only).
+    """
+    if not any(op.name == EDGE for op in module.walk()):
+        return run(module, False)
+    work = module.copy()
+    owners = [op for op in work.walk() if op.name in EDGE_OPS]
+    had_edges = [any(_edge_of(o) for o in _owner_shardings(op)[0]) for op in owners]
+    if not all(had_edges):
+        raise IRError(
+            "propagation through sdy.data_flow_edge ops needs an edge on every "
+            "data-flow op (run sdy-add-data-flow-edges first): "
+            + ", ".join(op.name for op, had in zip(owners, had_edges, strict=True) if not had)
+        )
+    saved = [{k: op.attributes.get(k) for k in _OWNER_KEYS} for op in owners]
+    unsharded = [
+        [not (e is not None and "sharding" in e.attributes) for e in map(_edge_of, owned)]
+        for owned in (_owner_shardings(op)[0] for op in owners)
+    ]
+    sink_data_flow_edges(work)
+    result = run(work, True)
+    after = [op for op in result.walk() if op.name in EDGE_OPS]
+    if len(after) != len(owners):
+        raise IRError("propagation removed a data-flow op that owns edges")
+    add_data_flow_edges(result)
+    for op, without in zip(after, unsharded, strict=True):
+        # An edge that had no sharding and got no axes keeps having none (the
+        # open sharding the sink wrote in its place was no change).
+        for owner, had_none in zip(_owner_shardings(op)[0], without, strict=True):
+            edge = _edge_of(owner)
+            if had_none and edge is not None and _is_empty_open(edge.attributes.get("sharding")):
+                del edge.attributes["sharding"]
+    for op, attributes in zip(after, saved, strict=True):
+        for key, value in attributes.items():
+            if value is None:
+                op.attributes.pop(key, None)
+            else:
+                op.attributes[key] = value
+    return result
+
+
+_OWNER_KEYS = (SHARDING, "in_shardings", "out_shardings")
+
+
+def _is_empty_open(sharding: TensorSharding | None) -> bool:
+    return (
+        sharding is not None
+        and not sharding.replicated
+        and not sharding.unreduced
+        and all(not d.axes and not d.is_closed and d.priority is None for d in sharding.dims)
+    )
