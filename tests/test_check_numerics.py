@@ -12,6 +12,7 @@ fixed tolerance of the program's own dtypes fails.
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 
 import numpy as np
@@ -31,6 +32,8 @@ ml_dtypes = pytest.importorskip("ml_dtypes")
 ROOT = Path(__file__).resolve().parents[1]
 MLP = ROOT / "examples" / "mlp.mlir"
 TRAIN_STEP = ROOT / "tests" / "corpus" / "mlp_train_step.mlir"
+BLOCK_FORWARD = ROOT / "tests" / "corpus" / "transformer_block_forward.mlir"
+BLOCK_BACKWARD = ROOT / "tests" / "corpus" / "transformer_block_backward.mlir"
 
 # A sum over a dim of 7 split 4 ways: the last device's shard is half padding,
 # which the per-device program masks before it sums.
@@ -45,7 +48,12 @@ func.func @main(%arg0: tensor<7x3xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x
 
 
 def _program(path: Path, dtype: str = "f32"):
-    return parse_module(path.read_text().replace("f32", dtype))
+    """The program of `path` with its f32 values in `dtype` (f32 hex literals such
+    as `0xFF800000`, -inf, cut to bf16's `0xFF80`, which holds the same value)."""
+    text = path.read_text()
+    if dtype == "bf16":
+        text = re.sub(r"0x([0-9A-Fa-f]{4})0000\b", r"0x\1", text)
+    return parse_module(text.replace("f32", dtype))
 
 
 # -- bugs planted in the per-device program ----------------------------------------------------
@@ -115,6 +123,26 @@ def test_planted_collective_bugs_fail_in_f32_and_bf16(plant, bug, dtype):
     assert not comparison.looks_like_rounding
 
 
+@pytest.mark.parametrize("which", [0, 9, -1])
+def test_a_wrong_reduction_in_a_bf16_backward_pass_fails(plant, which):
+    """bf16 rounding in a transformer block's backward pass is large (its own error
+    is a tenth of some gradients); a max where a sum belongs spreads errors
+    only some times larger, which the RMS of the errors shows."""
+    module = _program(BLOCK_BACKWARD, "bf16")
+
+    def max_instead_of_sum(local):
+        op = [o for o in local.walk() if o.name == "stablehlo.all_reduce"][which]
+        body = op.regions[0].entry.ops[0]
+        assert body.name == "stablehlo.add"
+        body.name = "stablehlo.maximum"
+
+    plant(max_instead_of_sum)
+    with pytest.raises(CheckError) as info:
+        check(module)
+    assert "does not look like rounding" in str(info.value)
+    assert info.value.comparison.rms_error > info.value.comparison.own_rms_error * 4
+
+
 def test_padding_let_into_a_sum_fails(plant):
     module = parse_module(UNEVEN_SUM)
     assert check(module, propagate=False).ok
@@ -136,6 +164,12 @@ def test_bf16_training_step_passes_where_its_own_dtype_tolerance_fails():
     with pytest.raises(CheckError) as info:  # bf16 reordered sums: not within 1e-3
         check(module, seed=0, rounding=0, rtol=1e-3, atol=0)
     assert not info.value.result.ok
+
+
+@pytest.mark.parametrize("path", [BLOCK_FORWARD, BLOCK_BACKWARD])
+def test_bf16_transformer_blocks_pass(path):
+    result = check(_program(path, "bf16"), seed=1)
+    assert result.ok and {o.dtype for o in result.outputs} == {"bfloat16"}
 
 
 def test_a_rounding_failure_says_it_looks_like_rounding():

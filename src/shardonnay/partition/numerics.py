@@ -17,8 +17,11 @@ a bug, so each float output is judged against the exact answer:
   `budget = rounding * max(own, eps * scale) + atol`, `scale` being the
   output's largest finite magnitude: `rounding` (8) times the error the
   unpartitioned program makes itself, at least `rounding` units of the last
-  place of the output's scale. NaNs and infinities must be where the
-  reference has them.
+  place of the output's scale; and the root mean square of its errors is at
+  most `rounding / 2` times that of the unpartitioned program's (at least
+  `eps` times the RMS of the exact output), plus `atol`: a bug that spreads
+  moderate errors over many elements shows there. NaNs and infinities must
+  be where the reference has them.
 
 A partitioning bug (a dropped all-reduce, a wrong collective, padding let into
 a result) is wrong by about the size of the values, far beyond rounding. A
@@ -93,6 +96,8 @@ class OutputComparison:
     detail: str = ""  # where the first mismatch is and its values, or how the shapes differ
     own_error: float | None = None
     looks_like_rounding: bool = False  # for a failure: small errors, specials in place
+    rms_error: float | None = None  # root mean square of the errors (judged outputs)
+    own_rms_error: float | None = None  # the same of the unpartitioned program's own
 
     @property
     def ok(self) -> bool:
@@ -226,7 +231,7 @@ def judge_output(
     got: np.ndarray,
     exact: np.ndarray | None,
     *,
-    own_error: float | None = None,
+    own_errors: np.ndarray | None = None,
     rounding: float = ROUNDING,
     rtol: float = 0.0,
     atol: float | None = None,
@@ -235,10 +240,10 @@ def judge_output(
     exact answer `exact` (the float64 reference) and the unpartitioned
     program's own result `expected` (see the module docstring).
 
-    `own_error` overrides `max |expected - exact|` (for f64 outputs); `exact`
-    None (no float64 reference) or `rounding=0` compares with `expected`
-    (`compare_output`; without a float64 reference, `atol=None` allows half
-    the digits).
+    `own_errors` overrides `|expected - exact|`, element by element (for f64
+    outputs); `exact` None (no float64 reference) or `rounding=0` compares
+    with `expected` (`compare_output`; without a float64 reference,
+    `atol=None` allows half the digits).
     """
     for name, value in (("rounding", rounding), ("rtol", rtol), ("atol", atol)):
         validate_tolerance(name, value)
@@ -257,21 +262,35 @@ def judge_output(
         raise ShardonnayError(f"output {index}: the float64 reference has shape {x.shape}")
     reference_finite, misplaced = _special(e, g)
     finite = reference_finite & np.isfinite(x)
-    scale = _scale(np.where(finite, x, 0))
-    if own_error is None:
-        own = float(np.max(np.where(finite, np.abs(e - x), 0.0), initial=0.0))
-    else:
-        own = own_error
+    x_finite = np.where(finite, x, 0)
+    scale = _scale(x_finite)
+    with np.errstate(invalid="ignore", over="ignore"):
+        own_each = np.abs(e - x) if own_errors is None else np.asarray(own_errors, np.float64)
+        own_each = np.where(finite & np.isfinite(own_each), own_each, 0.0)
+    own = float(np.max(own_each, initial=0.0))
     budget = rounding * max(own, eps * scale) + atol
     # Where the reference overflows or the exact value is special, specials must agree.
     diff = _differences(np.where(finite, x, e), g, finite | ~reference_finite, misplaced)
     with np.errstate(invalid="ignore"):
-        bad = (diff > budget + rtol * np.abs(np.where(finite, x, 0))) | misplaced
+        bad = (diff > budget + rtol * np.abs(x_finite)) | misplaced
+    # Errors spread over many elements: the RMS may grow half as much as the maximum.
+    count = max(int(np.count_nonzero(finite)), 1)
+    rms_budget = rounding / 2 * max(_rms(own_each, count), eps * _rms(np.abs(x_finite), count))
+    rms = _rms(np.where(finite, diff, 0.0), count)
+    if rms > rms_budget + atol:
+        with np.errstate(invalid="ignore"):
+            bad |= diff > rms_budget + atol + rtol * np.abs(x_finite)
     result = _comparison(index, expected, got, diff, bad, scale, budget, own)
+    result = replace(result, rms_error=rms, own_rms_error=_rms(own_each, count))
     if result.ok:
         return result
     rounding_like = not misplaced.any() and result.max_abs_error <= math.sqrt(eps) * scale
     return replace(result, looks_like_rounding=bool(rounding_like))
+
+
+def _rms(values: np.ndarray, count: int) -> float:
+    with np.errstate(over="ignore", invalid="ignore"):
+        return float(np.sqrt(np.sum(np.abs(values) ** 2) / count))
 
 
 def _wide(array: np.ndarray) -> np.ndarray:

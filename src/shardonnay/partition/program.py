@@ -89,12 +89,15 @@ def explicit_collectives(
     """The global program of `module` with explicit collectives: steps 1 to 3 of
     the module docstring, on a copy (`module` is unchanged)."""
     from shardonnay.ir.structure import check_structure
+    from shardonnay.ops.chlo import write_computed_rules
     from shardonnay.partition.explicit_reshards import insert_explicit_reshards
     from shardonnay.partition.planned_reshards import lower_reshards
     from shardonnay.propagation.pipeline import propagation_pipeline
 
     check_structure(module)  # bounded nesting, no recursive calls: IRError
-    program = propagation_pipeline(module) if propagate else module.copy()
+    # Elementwise chlo ops get the rules of what they compute (Shardy has none).
+    source = write_computed_rules(module.copy())
+    program = propagation_pipeline(source) if propagate else source
     insert_explicit_reshards(program, full_version=True)
     return lower_reshards(program, reshards=reshards)
 
@@ -295,7 +298,7 @@ def check(
             expected[i],
             got[i],
             exact.get(i),
-            own_error=own.get(i),
+            own_errors=own.get(i),
             rounding=rounding,
             rtol=rtol,
             atol=atol,
@@ -326,10 +329,10 @@ def check(
 
 def _float64_reference(
     module: Module, arguments: list, expected: Sequence[np.ndarray]
-) -> tuple[dict[int, np.ndarray], dict[int, float]]:
+) -> tuple[dict[int, np.ndarray], dict[int, np.ndarray]]:
     """The outputs of `module` run in float64, by index (none where the program
     cannot be widened or fails widened), and for the f64 outputs an estimate
-    of their own rounding error: the f32 run's, times eps(f64) / eps(f32)."""
+    of their own rounding errors: the f32 run's, times eps(f64) / eps(f32)."""
     from shardonnay.errors import ShardonnayError
     from shardonnay.runtime.interpreter import run
 
@@ -349,17 +352,17 @@ def _float64_reference(
     if wide is None:
         return {}, {}
     exact = {i: wide[i] for i in floats}
-    own: dict[int, float] = {}
+    own: dict[int, np.ndarray] = {}
     doubles = [i for i in floats if np.asarray(expected[i]).dtype.itemsize * 8 >= 64]
     narrow = outputs_in("f32") if doubles else None
+    ratio = np.finfo(np.float64).eps / np.finfo(np.float32).eps
     for i in doubles:
         if narrow is None:
-            own[i] = 0.0
+            own[i] = np.zeros(np.shape(wide[i]))
             continue
-        error = np.abs(np.asarray(narrow[i], np.complex128) - np.asarray(wide[i], np.complex128))
-        error = error[np.isfinite(error)]
-        ratio = np.finfo(np.float64).eps / np.finfo(np.float32).eps
-        own[i] = float(np.max(error, initial=0.0)) * ratio
+        with np.errstate(invalid="ignore", over="ignore"):
+            error = np.abs(np.asarray(narrow[i], np.complex128) - wide[i])
+        own[i] = np.where(np.isfinite(error), error, 0.0) * ratio
     return exact, own
 
 
