@@ -175,8 +175,10 @@ class TileExchange(Collective):
     element coming from one of them (one that holds it if any, else the
     least loaded) while the others hold the reduction's identity.
 
-    Not one of Shardy's ops (its `mlir` is a `sdy.collective_permute` that
-    Shardy accepts only when that op's rule holds).
+    Not one of Shardy's ops: it prints (`mlir`) as the `sdy.reshard` it
+    realizes, which Shardy accepts for any pair of shardings (a
+    `sdy.collective_permute` would be rejected unless every dim keeps its
+    shard size).
     """
 
     target: TensorSharding
@@ -215,6 +217,10 @@ class TileExchange(Collective):
 
     def _result_mesh_ref(self, operand):
         return self.target.mesh
+
+    def mlir(self, operand_name: str, operand: TensorSharding, mesh: Mesh | None = None) -> str:
+        """`sdy.reshard %x <@mesh, [...]>`: the reshard this exchange realizes."""
+        return f"sdy.reshard {operand_name} {self.result_sharding(operand, mesh).body()}"
 
     def _verified_expectation(self, operand, result, mesh) -> TensorSharding:
         # The op is its out_sharding: check the rule for a permute to `result`.
