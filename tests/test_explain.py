@@ -411,3 +411,41 @@ def test_cli(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     assert main(["explain", str(path), "%0", "--why-not", "y"]) == 0
     expected = explain_propagation(parse_module(PRIORITIES), pipeline=True).why_not("%0", "y")
     assert capsys.readouterr().out.strip() == expected
+
+
+def test_after_the_pipeline_a_constraint_is_still_the_origin() -> None:
+    # The pipeline turns the constraint into an sdy.reshard (printed so): what it gave still
+    # traces to the constraint, as Shardy's origins do.
+    e = explain_propagation(parse_module(CONSTRAINT), pipeline=True)
+    assert e.module.function("main").body.ops[1].name == "sdy.reshard"
+    assert str(e.origin("%1", "y")) == "from sharding constraint constraint_0 (%1)"
+    assert (
+        str(e.origin("%0", "y"))
+        == "from sharding constraint constraint_0 (%1) via sdy.reshard (%0)"
+    )
+    assert str(e.origin("%3", "y")) == (
+        "from sharding constraint constraint_0 (%1) via stablehlo.tanh (%2) -> stablehlo.abs (%3)"
+    )
+    assert e.shardy_origins("%3") == (("x", "input: 0"), ("y", "constraint_0"))
+    # a constrained value with no sharding of its own takes the constraint's at import
+    moved = explain_propagation(parse_module(CONSTRAINT.replace("{?}, {\"y\", ?}", "{}, {\"y\"}")),
+                                pipeline=True)  # fmt: skip
+    assert str(moved.origin("%0", "y")) == "from sharding constraint constraint_0 (on %0)"
+
+
+def test_after_the_pipeline_an_inserted_reshard_says_so() -> None:
+    text = (CORPUS[0].parent / "elementwise_zoo.mlir").read_text()
+    e = explain_propagation(parse_module(text), pipeline=True)
+    reshards = [
+        v
+        for v, n in e.value_names.items()
+        if n.op == "sdy.reshard" and e.sharding(e.value(v)) is None
+    ]
+    assert reshards
+    v = reshards[0]
+    name = e.value_names[v].spec
+    source = e.value_names[v.op.operands[0]].spec
+    story = e.story(name)
+    assert story.notes == (f"an sdy.reshard of {source} that the propagation pipeline inserted",)
+    axis = next(a for d in story.sharding.dims for a in d.axes)
+    assert e.why_not(name, axis.name).endswith(f"an sdy.reshard of {source} the pipeline inserted")

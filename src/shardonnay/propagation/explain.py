@@ -394,6 +394,11 @@ class Explanation:
         s = self.sharding(v)
         head = f'{name} is not sharded along "{axis}"'
         probe = _as_axis(axis)
+        if s is None and v.op is not None and v.op.name == "sdy.reshard" and self.pipeline:
+            source = self.name(v.op.operands[0])
+            found = _overlapping(v.op.attributes["sharding"], probe)
+            verb = f"is sharded along {found[1]} on dim {found[0]}" if found else head[len(name) :]
+            return f"{name} {verb.strip()}: an sdy.reshard of {source} the pipeline inserted"
         found = _overlapping(s, probe)
         if found is not None:
             return f"{name} is sharded along {found[1]} on dim {found[0]}: {self.origin(v, probe)}"
@@ -567,9 +572,15 @@ class Explanation:
             return f"input {i}{where} ({self.name(ref)}{known})"
         op = _defining_op(ref)
         name = self.name(ref)
-        if op is not None and op.name == "sdy.sharding_constraint":
+        if op is not None and op.name in ("sdy.sharding_constraint", "sdy.reshard"):
             label = self.recorder.names[0].get(op, "")
-            return f"sharding constraint {label} ({name})".replace("  ", " ")
+            if label or op.name == "sdy.sharding_constraint":
+                return f"sharding constraint {label} ({name})".replace("  ", " ")
+        # the pipeline moves a constraint's sharding onto the value it constrains
+        given = self.recorder.initial_origins.get(ref, {})
+        constraint = next((n for n in given.values() if n.startswith("constraint_")), None)
+        if constraint is not None:
+            return f"sharding constraint {constraint} (on {name})"
         if op is not None and op.name == "sdy.manual_computation":
             return self._manual_annotation(ref)
         if op is not None and op.name == "sdy.named_computation":
