@@ -243,6 +243,7 @@ def test_inputs_from_an_npz_file(tmp_path, capsys):
     assert "given inputs" in out
     with np.load(path) as data:
         assert check(module, inputs=data).outputs == check(module, inputs=inputs).outputs
+    assert check(module, inputs=str(path)).outputs == check(module, inputs=inputs).outputs
     named = tmp_path / "named.npz"
     np.savez(named, arg0=inputs[0], arg2=inputs[2])
     assert main(["partition", str(MLP), "--simulate", "--inputs", str(named)]) == 1

@@ -67,7 +67,10 @@ def test_debug_print_partitions_and_its_callback_sees_the_whole_value():
     module = parse_module(_lowered(_print_and_double, ("x", None), x))
     main_ops = list(partition(module).function("main").walk())
     callback = next(op for op in main_ops if op.name == "stablehlo.custom_call")
-    assert str(callback.operands[0].type) == "tensor<8x4xf32>"  # gathered for device 0
+    # Shardy's sdy-convert-global-to-local hands the callback each device's shard and leaves
+    # the maximal sharding to XLA, which gathers the operand to device 0; here the per-device
+    # program gathers it itself, so what is printed is the whole value, as JAX prints it.
+    assert str(callback.operands[0].type) == "tensor<8x4xf32>"
     assert [str(v.type) for v in callback.results] == []
     result = check(module, inputs=[x])
     assert result.ok

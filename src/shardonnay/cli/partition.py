@@ -177,22 +177,9 @@ def run(args: argparse.Namespace) -> int:
 
 def _read_inputs(path: str | None):
     """The arrays of the `.npz` file `path` (None: random inputs), loaded now."""
-    if path is None:
-        return None
-    import zipfile
+    from shardonnay.partition.numerics import read_npz
 
-    import numpy as np
-
-    from shardonnay.errors import ShardonnayError
-
-    try:
-        data = np.load(path, allow_pickle=False)
-    except (ValueError, zipfile.BadZipFile, EOFError) as e:
-        raise ShardonnayError(f"{path}: cannot read the inputs: {e}") from None
-    if not isinstance(data, np.lib.npyio.NpzFile):
-        raise ShardonnayError(f"{path}: not an .npz file (np.savez writes one)")
-    with data:
-        return {name: data[name] for name in data.files}
+    return None if path is None else read_npz(path)
 
 
 def _compare_on_devices(module, local, args: argparse.Namespace):

@@ -45,6 +45,7 @@ False
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
@@ -59,6 +60,7 @@ __all__ = [
     "epsilon",
     "judge_output",
     "main_arguments",
+    "read_npz",
     "scaled_inputs",
     "validate_tolerance",
     "wide_reference",
@@ -402,11 +404,27 @@ def wide_reference(module, element_type: str = "f64"):
     return copy
 
 
+def read_npz(path) -> dict[str, np.ndarray]:
+    """The arrays of the `.npz` file at `path` (`np.savez` writes one), by name;
+    `ShardonnayError` when it cannot be read as one."""
+    import zipfile
+
+    try:
+        data = np.load(path, allow_pickle=False)
+    except (ValueError, zipfile.BadZipFile, EOFError) as e:
+        raise ShardonnayError(f"{path}: cannot read the inputs: {e}") from None
+    if not isinstance(data, np.lib.npyio.NpzFile):
+        raise ShardonnayError(f"{path}: not an .npz file (np.savez writes one)")
+    with data:
+        return {name: data[name] for name in data.files}
+
+
 def main_arguments(module, inputs, *, func: str = "main") -> list:
-    """The arguments of `func` from `inputs`: a sequence in argument order, or a
+    """The arguments of `func` from `inputs`: a sequence in argument order, a
     mapping (a loaded `.npz` file) whose keys number the arguments from 0 as
-    `np.savez` does (`arr_0`, ...), or as `arg0`, `input0`, ... Raises
-    `ShardonnayError` naming what is missing or left over.
+    `np.savez` does (`arr_0`, ...), or as `arg0`, `input0`, ..., or the path
+    of such an `.npz` file. Raises `ShardonnayError` naming what is missing
+    or left over.
 
     >>> from shardonnay.syntax.mlir_reader import parse_module
     >>> m = parse_module('''func.func @main(%a: tensor<2xf32>) -> tensor<2xf32> {
@@ -418,6 +436,8 @@ def main_arguments(module, inputs, *, func: str = "main") -> list:
     from shardonnay.ir.types import TensorType
 
     types = module.function(func).type.inputs
+    if isinstance(inputs, (str, os.PathLike)):
+        inputs = read_npz(inputs)
     if not isinstance(inputs, Mapping):
         values = list(inputs)
         if len(values) != len(types):

@@ -49,6 +49,7 @@ runs `partition(module)`.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -240,7 +241,7 @@ def check(
     module: Module,
     seed: int = 0,
     *,
-    inputs: Sequence | Mapping | None = None,
+    inputs: Sequence | Mapping | str | os.PathLike | None = None,
     input_scale: float = 1.0,
     rounding: float = ROUNDING,
     rtol: float = 0.0,
@@ -250,8 +251,9 @@ def check(
 ) -> CheckResult:
     """Partitions `module`, runs the per-device program on all devices and
     judges each output of `main` against the reference interpreter's on
-    `module`, on `inputs` (a sequence in argument order or a mapping such as
-    a loaded `.npz`, see `numerics.main_arguments`) or on
+    `module`, on `inputs` (a sequence in argument order, a mapping such as a
+    loaded `.npz` or the path of an `.npz` file, see
+    `numerics.main_arguments`) or on
     `random_inputs(module, seed=seed)`; float inputs are multiplied by
     `input_scale`.
 
