@@ -164,6 +164,9 @@ def test_jax_source_lines(capsys, tmp_path: Path) -> None:
     story = _out(capsys, "explain", str(path), dot.spec)
     assert story.startswith(f"{dot.spec} = stablehlo.dot_general (test_naming.py:{dot_line} in ")
     assert "from input 0 (%arg0, x)" in story
+    # the propagated program printed with its locations names every value alike
+    again = parse_module(_out(capsys, "propagate", str(path), "--debug-info"))
+    assert [str(n) for n in value_names(again).values()] == [str(n) for n in names.values()]
 
 
 def test_a_failed_simulation_names_the_output(capsys) -> None:

@@ -40,6 +40,12 @@ def add_command(commands: argparse._SubParsersAction) -> None:
         help="run Shardy's propagation pass alone (sdy-<strategy>-propagate: open dims stay "
         "open, no import/export steps) instead of sdy-propagation-pipeline",
     )
+    propagate.add_argument(
+        "--debug-info",
+        action="store_true",
+        help="keep the locations (loc(...)), so that the printed program still names each "
+        "value's source line",
+    )
     add_quiet_option(propagate)
     add_input_format_option(propagate)
     propagate.set_defaults(run=run, command_parser=propagate)
@@ -69,5 +75,5 @@ def run(args: argparse.Namespace) -> int:
         from shardonnay.propagation.driver import propagate
 
         result = propagate(module, **options)
-    sys.stdout.write(result.to_text())
+    sys.stdout.write(result.to_text(debug_info=args.debug_info))
     return 0
