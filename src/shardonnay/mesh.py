@@ -6,6 +6,8 @@ defaulting to `iota(8)`. `<["a"=3, "b"=2], device_ids=[0, 2, 4, 1, 3, 5]>`
 orders the same devices differently. `<[]>` is the empty mesh (one device,
 id 0) and `<[], device_ids=[3]>` a *maximal* mesh that pins a value to
 device 3.
+A mesh of one device may spell out `device_ids=[0]`: `<["a"=1], device_ids=[0]>`
+is `<["a"=1]>`.
 """
 
 from __future__ import annotations
@@ -39,6 +41,10 @@ class Mesh:
         pairs = tuple(axes.items() if isinstance(axes, Mapping) else axes)
         object.__setattr__(self, "axes", tuple((str(n), int(s)) for n, s in pairs))
         ids = None if device_ids is None else tuple(int(d) for d in device_ids)
+        if ids == (0,) and pairs and all(int(s) == 1 for _, s in pairs):
+            # A mesh of one device listing that device, `<["a"=1], device_ids=[0]>`,
+            # is the plain `<["a"=1]>` (Shardy accepts it and prints it so).
+            ids = None
         object.__setattr__(self, "device_ids", ids)
         self._verify()
 

@@ -89,7 +89,9 @@ class StepOutcomes:
         self, shardings: Sequence[TensorSharding | None]
     ) -> tuple[str | Mesh, Mesh] | None:
         """(the mesh as the shardings refer to it, the mesh) of `shardings`;
-        None when there is none, one is maximal or they differ."""
+        None when there is none, one is maximal or they differ. A sharding on
+        the empty mesh `<[]>` has no axes and fits any mesh: propagation may
+        replace it by one on the common mesh (its closed dims stay empty)."""
         ref: str | Mesh | None = None
         mesh: Mesh | None = None
         for s in shardings:
@@ -100,6 +102,8 @@ class StepOutcomes:
                 raise ShardingError(f"sharding {s} refers to an unknown mesh")
             if this.is_maximal:  # a value pinned to one device takes no part
                 return None
+            if not this.axes:  # the empty mesh goes with any mesh
+                continue
             if ref is None:
                 ref, mesh = s.mesh, this
             elif s.mesh != ref and this != mesh:

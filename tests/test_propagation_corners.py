@@ -1,0 +1,315 @@
+"""Corners of propagation where shardonnay must print what Shardy prints.
+
+Each case is a small program run through a propagation pass (or the whole
+`sdy-propagation-pipeline`) by Shardy (the MLIR inside jaxlib) and by
+shardonnay; the printed modules must be identical. The cases: shardings on
+the empty mesh (which fit any mesh), a one-device mesh that lists its
+device, `unreduced` axes on function results, custom calls without results
+or pinned to one device under every strategy, manual computations under the
+bare passes, data-flow edges of `case`/`while`/`optimization_barrier`,
+sharding groups across functions and data-flow edges, and constants passed
+to outlined functions.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import pytest
+
+from shardonnay.mesh import Mesh
+from shardonnay.passes import run_pipeline
+from shardonnay.syntax.mlir_reader import parse_module
+
+pytest.importorskip("jax")
+
+from mlir_oracle import run_pass_pipeline
+
+PIPELINE = "sdy-propagation-pipeline"
+BASIC = "sdy-basic-propagate"
+AGGRESSIVE = "sdy-aggressive-propagate"
+OP_PRIORITY = "sdy-op-priority-propagate"
+USER_PRIORITY = "sdy-user-priority-propagate"
+EVERY_STRATEGY = (BASIC, AGGRESSIVE, OP_PRIORITY, USER_PRIORITY, PIPELINE)
+
+MESH = 'sdy.mesh @mesh = <["a"=2, "b"=2]>'
+
+
+def _same_as_shardy(text: str, pass_name: str) -> str:
+    pipeline = f"builtin.module({pass_name})"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # custom calls unknown to the rule registry
+        ours = run_pipeline(parse_module(text), pipeline).to_text()
+    theirs = run_pass_pipeline(text, pipeline)
+    assert ours == theirs
+    return ours
+
+
+def _main(args: str, results: str, body: str, *, meshes: str = MESH, extra: str = "") -> str:
+    return f"{meshes}\nfunc.func @main({args}) -> {results} {{\n{body}\n}}\n{extra}"
+
+
+def _sharded(mesh: str, dims: str) -> str:
+    return f"{{sdy.sharding = #sdy.sharding<@{mesh}, [{dims}]>}}"
+
+
+T = "tensor<8x8xf32>"
+ON_A_B = _sharded("mesh", '{"a"}, {"b"}')
+ON_A_OPEN = _sharded("mesh", '{"a", ?}, {?}')
+EMPTY_MESH_OPEN_CLOSED = _sharded("empty_mesh", "{?}, {}")
+EMPTY_MESH_OPEN = _sharded("empty_mesh", "{?}, {?}")
+ON_A = _sharded("mesh", '{"a"}, {}')
+ON_A_DIM1 = _sharded("mesh", '{}, {"a"}')
+ON_B_OPEN_DIM1 = _sharded("mesh", '{?}, {"b", ?}')
+ON_C_OPEN_DIM1 = _sharded("mesh", '{?}, {"c", ?}')
+ON_B_DIM1 = _sharded("mesh", '{?}, {"b"}')
+ON_A_OPEN_DIM1 = _sharded("mesh", '{}, {"a", ?}')
+
+# -- the empty mesh -------------------------------------------------------------------
+
+EMPTY_MESHES = f"{MESH}\nsdy.mesh @empty_mesh = <[]>"
+
+
+@pytest.mark.parametrize("pass_name", EVERY_STRATEGY)
+@pytest.mark.parametrize("dims", ["{}, {}", "{}, {?}", "{?}, {?}"])
+def test_a_sharding_on_the_empty_mesh_fits_the_other_operands_mesh(dims, pass_name) -> None:
+    """The empty mesh's sharding neither blocks propagation through the add
+    nor keeps its value from taking the other operand's axes (closed dims stay
+    empty)."""
+    text = _main(
+        f"%arg0: {T} {_sharded('empty_mesh', dims)}, %arg1: {T} {ON_A_B}",
+        T,
+        f"  %0 = stablehlo.add %arg0, %arg1 : {T}\n  return %0 : {T}",
+        meshes=EMPTY_MESHES,
+    )
+    _same_as_shardy(text, pass_name)
+
+
+@pytest.mark.parametrize("pass_name", [BASIC, PIPELINE])
+def test_a_result_on_the_empty_mesh_takes_the_mesh_from_its_producer(pass_name) -> None:
+    text = _main(
+        f"%arg0: {T} {ON_A_OPEN}",
+        f"({T} {EMPTY_MESH_OPEN_CLOSED})",
+        f"  %0 = stablehlo.negate %arg0 : {T}\n  return %0 : {T}",
+        meshes=EMPTY_MESHES,
+    )
+    _same_as_shardy(text, pass_name)
+
+
+@pytest.mark.parametrize("pass_name", [BASIC, PIPELINE])
+def test_only_empty_mesh_shardings_propagate_nothing(pass_name) -> None:
+    text = _main(
+        f"%arg0: {T} {EMPTY_MESH_OPEN}",
+        T,
+        f"  %0 = stablehlo.negate %arg0 : {T}\n  return %0 : {T}",
+        meshes=EMPTY_MESHES,
+    )
+    _same_as_shardy(text, pass_name)
+
+
+# -- a one-device mesh listing its device ---------------------------------------------
+
+
+def test_a_one_device_mesh_may_list_device_zero() -> None:
+    assert Mesh.parse('<["a"=1], device_ids=[0]>') == Mesh.parse('<["a"=1]>')
+    assert str(Mesh.parse('<["a"=1, "b"=1], device_ids=[0]>')) == '<["a"=1, "b"=1]>'
+    text = _main(
+        f"%arg0: {T} {ON_A}",
+        T,
+        f"  %0 = stablehlo.negate %arg0 : {T}\n  return %0 : {T}",
+        meshes='sdy.mesh @mesh = <["a"=1], device_ids=[0]>',
+    )
+    for pass_name in (BASIC, PIPELINE):
+        _same_as_shardy(text, pass_name)
+
+
+# -- unreduced axes on function results -----------------------------------------------
+
+
+def test_the_pipeline_keeps_unreduced_axes_of_results() -> None:
+    """Dropping `unreduced={"a"}` would make the partitioner all-reduce the
+    result the user asked to leave as partial sums."""
+    text = _main(
+        f"%arg0: {T} {ON_A_DIM1}, %arg1: {T} {ON_A}",
+        f'({T} {{sdy.sharding = #sdy.sharding<@mesh, [{{}}, {{}}], unreduced={{"a"}}>}})',
+        f"  %0 = stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0] : ({T}, {T}) "
+        f"-> {T}\n  return %0 : {T}",
+    )
+    out = _same_as_shardy(text, PIPELINE)
+    assert 'unreduced={"a"}' in out
+
+
+def test_unreduced_arguments_and_results_through_a_call() -> None:
+    text = _main(
+        f'%arg0: {T} {{sdy.sharding = #sdy.sharding<@mesh, [{{}}, {{}}], unreduced={{"a"}}>}}',
+        f'({T} {{sdy.sharding = #sdy.sharding<@mesh, [{{}}, {{}}], unreduced={{"a"}}>}})',
+        f"  %0 = call @f(%arg0) : ({T}) -> {T}\n  return %0 : {T}",
+        extra=f"func.func private @f(%arg0: {T}) -> {T} {{\n"
+        f"  %0 = stablehlo.add %arg0, %arg0 : {T}\n  return %0 : {T}\n}}",
+    )
+    _same_as_shardy(text, PIPELINE)
+
+
+# -- custom calls: no results, pinned to one device ------------------------------------
+
+
+@pytest.mark.parametrize("pass_name", EVERY_STRATEGY)
+def test_a_custom_call_without_results_is_passed_over(pass_name) -> None:
+    """`jax.debug.print` lowers to a side-effecting callback with no results."""
+    text = _main(
+        f"%arg0: {T} {ON_A}",
+        T,
+        f"  %0 = stablehlo.negate %arg0 : {T}\n"
+        f"  stablehlo.custom_call @xla_ffi_python_cpu_callback(%0) {{has_side_effect = true}} "
+        f": ({T}) -> ()\n"
+        f"  %1 = stablehlo.abs %0 : {T}\n  return %1 : {T}",
+    )
+    _same_as_shardy(text, pass_name)
+
+
+@pytest.mark.parametrize("pass_name", EVERY_STRATEGY)
+def test_a_custom_call_pinned_to_one_device_takes_no_part(pass_name) -> None:
+    text = _main(
+        f"%arg0: {T} {ON_A}",
+        T,
+        f"  %0 = stablehlo.negate %arg0 : {T}\n"
+        f"  %1 = stablehlo.custom_call @foo(%0) {{has_side_effect = true, sdy.sharding = "
+        f"#sdy.sharding_per_value<[<@maximal_mesh_0, []>]>}} : ({T}) -> {T}\n"
+        f"  %2 = stablehlo.abs %1 : {T}\n  %3 = stablehlo.add %2, %0 : {T}\n  return %3 : {T}",
+        meshes=f"{MESH}\nsdy.mesh @maximal_mesh_0 = <[], device_ids=[0]>",
+    )
+    _same_as_shardy(text, pass_name)
+
+
+# -- manual computations under the bare passes -----------------------------------------
+
+M3 = 'sdy.mesh @mesh = <["a"=2, "b"=2, "c"=2]>'
+X = "tensor<16x32xf32>"
+
+
+@pytest.mark.parametrize("pass_name", [BASIC, AGGRESSIVE, PIPELINE])
+@pytest.mark.parametrize(
+    "outside",
+    ['{"a", ?}, {"b", ?}', '{?}, {"b", ?}', '{"a", "c", ?}, {?}', "{?}, {?}"],
+    ids=["free-in", "free-dim1", "free-after-manual", "none"],
+)
+def test_free_axes_cross_a_manual_computation(outside, pass_name) -> None:
+    text = _main(
+        f"%arg0: {X} {_sharded('mesh', outside)}",
+        X,
+        f'  %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{{"a", ?}}, {{?}}]>] '
+        f'out_shardings=[<@mesh, [{{"a", ?}}, {{?}}]>] manual_axes={{"a"}} '
+        f"(%arg1: tensor<8x32xf32>) {{\n"
+        f"    %1 = stablehlo.add %arg1, %arg1 : tensor<8x32xf32>\n"
+        f"    sdy.return %1 : tensor<8x32xf32>\n  }} : ({X}) -> {X}\n"
+        f"  %2 = stablehlo.negate %0 : {X}\n  return %2 : {X}",
+        meshes=M3,
+    )
+    _same_as_shardy(text, pass_name)
+
+
+@pytest.mark.parametrize("pass_name", [BASIC, AGGRESSIVE])
+def test_a_manual_body_returning_its_argument(pass_name) -> None:
+    text = _main(
+        f"%arg0: {X} {ON_B_OPEN_DIM1}",
+        X,
+        f'  %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{{"a", ?}}, {{?}}]>] '
+        f'out_shardings=[<@mesh, [{{"a", ?}}, {{?}}]>] manual_axes={{"a"}} '
+        f"(%arg1: tensor<8x32xf32>) {{\n    sdy.return %arg1 : tensor<8x32xf32>\n"
+        f"  }} : ({X}) -> {X}\n  return %0 : {X}",
+        meshes=M3,
+    )
+    _same_as_shardy(text, pass_name)
+
+
+@pytest.mark.parametrize("pass_name", [BASIC, AGGRESSIVE, PIPELINE])
+def test_several_operands_and_results_manual_on_different_dims(pass_name) -> None:
+    text = _main(
+        f"%arg0: {X}, %arg1: {X} {ON_C_OPEN_DIM1}",
+        f"({X}, {X})",
+        f"  %0:2 = sdy.manual_computation(%arg0, %arg1) in_shardings=[<@mesh, "
+        f'[{{"a", ?}}, {{?}}]>, <@mesh, [{{?}}, {{"a", ?}}]>] out_shardings=[<@mesh, '
+        f'[{{"a", ?}}, {{?}}]>, <@mesh, [{{?}}, {{?}}], replicated={{"a"}}>] manual_axes={{"a"}} '
+        f"(%arg2: tensor<8x32xf32>, %arg3: tensor<16x16xf32>) {{\n"
+        f"    %1 = stablehlo.negate %arg2 {{sdy.sharding = #sdy.sharding_per_value<[<@mesh, "
+        f'[{{"b"}}, {{}}]>]>}} : tensor<8x32xf32>\n'
+        f"    %2 = stablehlo.concatenate %arg3, %arg3, dim = 1 : (tensor<16x16xf32>, "
+        f"tensor<16x16xf32>) -> {X}\n"
+        f"    sdy.return %1, %2 : tensor<8x32xf32>, {X}\n"
+        f"  }} : ({X}, {X}) -> ({X}, {X})\n  return %0#0, %0#1 : {X}, {X}",
+        meshes=M3,
+    )
+    _same_as_shardy(text, pass_name)
+
+
+# -- data-flow edges ---------------------------------------------------------------------
+
+W = "tensor<8x4xf32>"
+
+
+@pytest.mark.parametrize("pass_name", [BASIC, AGGRESSIVE, PIPELINE])
+def test_while_results_take_the_most_compatible_dims(pass_name) -> None:
+    text = _main(
+        f"%arg0: {W} {ON_A_OPEN}, %arg1: {W} {ON_B_OPEN_DIM1}",
+        f"({W}, {W})",
+        "  %c = stablehlo.constant dense<0> : tensor<i32>\n"
+        "  %c1 = stablehlo.constant dense<4> : tensor<i32>\n"
+        "  %0:3 = stablehlo.while(%iterArg = %arg0, %iterArg_0 = %arg1, %iterArg_1 = %c) : "
+        f"{W}, {W}, tensor<i32>\n   cond {{\n"
+        "    %1 = stablehlo.compare LT, %iterArg_1, %c1 : (tensor<i32>, tensor<i32>) "
+        "-> tensor<i1>\n    stablehlo.return %1 : tensor<i1>\n  } do {\n"
+        f"    %1 = stablehlo.add %iterArg, %iterArg_0 : {W}\n"
+        f"    stablehlo.return %1, %iterArg_0, %iterArg_1 : {W}, {W}, tensor<i32>\n  }}\n"
+        f"  return %0#0, %0#1 : {W}, {W}",
+    )
+    _same_as_shardy(text, pass_name)
+
+
+@pytest.mark.parametrize("pass_name", [BASIC, AGGRESSIVE, PIPELINE])
+def test_case_results_from_branches_and_the_function_result(pass_name) -> None:
+    text = _main(
+        f"%p: tensor<i32>, %arg0: {W} {ON_A_OPEN}, %arg1: {W} {ON_B_DIM1}",
+        f"({W} {ON_A_OPEN_DIM1})",
+        '  %0 = "stablehlo.case"(%p) ({\n'
+        f"    stablehlo.return %arg0 : {W}\n  }}, {{\n    stablehlo.return %arg1 : {W}\n"
+        f"  }}) : (tensor<i32>) -> {W}\n  return %0 : {W}",
+    )
+    _same_as_shardy(text, pass_name)
+
+
+@pytest.mark.parametrize("pass_name", [BASIC, AGGRESSIVE, PIPELINE])
+def test_an_optimization_barrier_skips_its_token(pass_name) -> None:
+    text = _main(
+        f"%arg0: {W} {ON_A_OPEN}, %t: !stablehlo.token",
+        f"({W}, !stablehlo.token)",
+        f"  %0:2 = stablehlo.optimization_barrier %arg0, %t : {W}, !stablehlo.token\n"
+        f"  %1 = stablehlo.negate %0#0 : {W}\n  return %1, %0#1 : {W}, !stablehlo.token",
+    )
+    _same_as_shardy(text, pass_name)
+
+
+# -- sharding groups ---------------------------------------------------------------------
+
+
+def test_a_sharding_group_across_functions() -> None:
+    text = _main(
+        f"%arg0: {W} {ON_A}, %arg1: {W}",
+        W,
+        f"  sdy.sharding_group %arg0 group_id=7 : {W}\n"
+        f"  %0 = call @f(%arg1) : ({W}) -> {W}\n  return %0 : {W}",
+        extra=f"func.func private @f(%arg0: {W}) -> {W} {{\n"
+        f"  %0 = stablehlo.negate %arg0 : {W}\n  sdy.sharding_group %0 group_id=7 : {W}\n"
+        f"  return %0 : {W}\n}}",
+    )
+    _same_as_shardy(text, PIPELINE)
+
+
+def test_a_sharding_group_across_a_data_flow_edge() -> None:
+    text = _main(
+        f"%arg0: {W} {ON_A}, %arg1: {W}",
+        f"({W}, {W})",
+        f"  %0:2 = stablehlo.optimization_barrier %arg0, %arg1 : {W}, {W}\n"
+        f"  sdy.sharding_group %arg0 group_id=3 : {W}\n"
+        f"  sdy.sharding_group %0#1 group_id=3 : {W}\n  return %0#0, %0#1 : {W}, {W}",
+    )
+    _same_as_shardy(text, PIPELINE)
