@@ -122,7 +122,7 @@ def run(args: argparse.Namespace) -> int:
     module = read_program(args)
     verify(module)
     propagate = not args.no_propagate
-    result = failure = propagated = None
+    result = failure = None
     if args.simulate or args.devices:
         try:
             result = check(
@@ -141,17 +141,14 @@ def run(args: argparse.Namespace) -> int:
             result, failure = e.result, e
         explicit, local = result.explicit, result.local
     else:
-        from shardonnay.propagation.pipeline import propagation_pipeline
-
-        propagated = propagation_pipeline(module) if propagate else module
-        explicit = explicit_collectives(propagated, propagate=False)  # the report names by it
+        explicit = explicit_collectives(module, propagate=propagate)
         local = convert_global_to_local(explicit)
     if args.json:
         import json
 
         from shardonnay.partition.report import report_of
 
-        report = report_of(module, explicit, local, propagate=propagate, propagated=propagated)
+        report = report_of(module, explicit, local, propagate=propagate)
         print(json.dumps(report.to_json()))
         if failure is not None:
             raise failure
@@ -161,7 +158,7 @@ def run(args: argparse.Namespace) -> int:
     if args.report:
         from shardonnay.partition.report import report_of
 
-        report = report_of(module, explicit, local, propagate=propagate, propagated=propagated)
+        report = report_of(module, explicit, local, propagate=propagate)
         comments.append(report.text(top=args.top, all_rows=args.all))
     if result is not None:
         comments.append(result.table())
