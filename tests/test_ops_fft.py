@@ -107,6 +107,7 @@ C, R = "tensor<4x8xcomplex<f32>>", "tensor<4x8xf32>"
          r"trailing dims \[8\] must be \[4\]"),
         (f"stablehlo.fft %a, type = FFT, length = [2, 2, 2, 2] : ({C}) -> {C}",
          "fft_length must have 1 to 3 entries"),
+        (f"stablehlo.fft %a, type = FFT, length = [-8] : ({C}) -> {C}", "negative length"),
         (f"stablehlo.cholesky %s : {R}", "must be square"),
     ],
 )  # fmt: skip

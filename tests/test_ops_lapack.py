@@ -267,3 +267,55 @@ def test_pure_callback_says_it_cannot_run():
     with pytest.raises(UnsupportedOpError, match="calls back into a Python function") as info:
         run(module, np.zeros(4, np.float32))
     assert str(info.value).count("Python") == 1
+
+
+# -- careless input: typed errors that say what is wrong -----------------------------------------
+
+CALLS = {
+    "square": ("%0:2 = stablehlo.custom_call @lapack_spotrf_ffi(%r) : (tensor<4x8xf32>) -> "
+               "(tensor<4x8xf32>, tensor<i32>)", "operand 0 must hold square matrices"),
+    "solve": ("%0 = stablehlo.custom_call @lapack_strsm_ffi(%s, %r) : (tensor<3x3xf32>, "
+              "tensor<4x8xf32>) -> tensor<4x8xf32>", "cannot solve for b of shape"),
+    "pivots": ("%0 = stablehlo.custom_call @cu_lu_pivots_to_permutation(%v) : (tensor<3xf32>) -> "
+               "tensor<3xi32>", "pivots must be integers"),
+    "result": ("%0:5 = stablehlo.custom_call @lapack_sgesdd_ffi(%r) {mhlo.backend_config = "
+               "{mode = 83 : ui8}} : (tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4xf32>, "
+               "tensor<4x4xf32>, tensor<5x8xf32>, tensor<i32>)", r"computed shape \(4, 8\)"),
+    "count": ("%0 = stablehlo.custom_call @lapack_sgesdd_ffi(%s) : (tensor<3x3xf32>) -> "
+              "tensor<3x3xf32>", "takes 1 operand.* and has 5 result"),
+    "uplo": ("%0:2 = stablehlo.custom_call @lapack_spotrf_ffi(%s) {mhlo.backend_config = "
+             "{uplo = 3000 : i32}} : (tensor<3x3xf32>) -> (tensor<3x3xf32>, tensor<i32>)",
+             "uplo must be a character code"),
+    "unknown": ("%0 = stablehlo.custom_call @my_kernel(%s) : (tensor<3x3xf32>) -> "
+                "tensor<3x3xf32>", "no semantics for this call target"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", sorted(CALLS))
+def test_a_call_that_cannot_be_computed_says_why(name):
+    from shardonnay.errors import ShardonnayError
+
+    line, message = CALLS[name]
+    module = parse_module(f"""func.func @main(%r: tensor<4x8xf32>, %s: tensor<3x3xf32>,
+        %v: tensor<3xf32>) -> () {{
+      {line}
+      return
+    }}""")
+    verify(module)
+    args = [np.ones((4, 8), np.float32), np.eye(3, dtype=np.float32), np.ones(3, np.float32)]
+    with pytest.raises(ShardonnayError, match=message):
+        run(module, *args)
+
+
+def test_empty_batches_run():
+    module = parse_module("""func.func @main(%z: tensor<0x3x3xf32>) -> (tensor<0x3x3xf32>,
+        tensor<0x3xf32>, tensor<0x3x3xf32>) {
+      %0:2 = stablehlo.custom_call @lapack_spotrf_ffi(%z) {mhlo.backend_config = {uplo = 76 : ui8}}
+          : (tensor<0x3x3xf32>) -> (tensor<0x3x3xf32>, tensor<0xi32>)
+      %1:3 = stablehlo.custom_call @lapack_ssyevd_ffi(%z)
+          : (tensor<0x3x3xf32>) -> (tensor<0x3x3xf32>, tensor<0x3xf32>, tensor<0xi32>)
+      %2 = stablehlo.cholesky %z, lower = true : tensor<0x3x3xf32>
+      return %0#0, %1#1, %2 : tensor<0x3x3xf32>, tensor<0x3xf32>, tensor<0x3x3xf32>
+    }""")
+    outputs = run(module, np.zeros((0, 3, 3), np.float32))
+    assert [o.shape for o in outputs] == [(0, 3, 3), (0, 3), (0, 3, 3)]

@@ -140,6 +140,16 @@ def _matrix(op: Op, args: list, index: int = 0) -> np.ndarray:
     return array
 
 
+def _square(op: Op, args: list, index: int = 0) -> np.ndarray:
+    array = _matrix(op, args, index)
+    if array.shape[-1] != array.shape[-2]:
+        raise IRError(
+            f"custom call @{_target(op)}: operand {index} must hold square matrices, "
+            f"got shape {array.shape}"
+        )
+    return array
+
+
 def _shape(op: Op, index: int) -> tuple[int, ...]:
     t = op.result_types[index]
     if not isinstance(t, TensorType):
@@ -198,16 +208,23 @@ def _householder_product(op: Op, args: list) -> list:
 def _potrf(op: Op, args: list) -> list:
     _expect(op, 1, 2, args)
     lower = _lower(op)
-    return list(lapack.potrf(_matrix(op, args), lower=lower))
+    return list(lapack.potrf(_square(op, args), lower=lower))
 
 
 def _trsm(op: Op, args: list) -> list:
     _expect(op, 2, 1, args)
+    a, b = _square(op, args), _matrix(op, args, 1)
+    left_side = _char(op, "side", "L") == "L"
+    if a.shape[:-2] != b.shape[:-2] or a.shape[-1] != b.shape[-2 if left_side else -1]:
+        raise IRError(
+            f"custom call @{_target(op)}: a of shape {a.shape} cannot solve for b of shape "
+            f"{b.shape} from the {'left' if left_side else 'right'}"
+        )
     return [
         lapack.trsm(
-            _matrix(op, args),
-            _matrix(op, args, 1),
-            left_side=_char(op, "side", "L") == "L",
+            a,
+            b,
+            left_side=left_side,
             lower=_char(op, "uplo", "L") == "L",
             transpose=_char(op, "trans_x", "N"),
             unit_diagonal=_char(op, "diag", "N") == "U",
@@ -218,7 +235,7 @@ def _trsm(op: Op, args: list) -> list:
 def _syevd(op: Op, args: list) -> list:
     _expect(op, 1, 3, args)
     lower = _lower(op)
-    return list(lapack.eigh(_matrix(op, args), lower=lower))
+    return list(lapack.eigh(_square(op, args), lower=lower))
 
 
 def _xla_eigh(op: Op, args: list) -> list:
@@ -227,7 +244,7 @@ def _xla_eigh(op: Op, args: list) -> list:
     config = op.attributes.get("backend_config", "")
     fields = config.split(",") if isinstance(config, str) and config else []
     lower = fields[0] != "0" if fields else True
-    v, w, _ = lapack.eigh(_matrix(op, args), lower=lower)
+    v, w, _ = lapack.eigh(_square(op, args), lower=lower)
     return [v, w]
 
 
@@ -249,25 +266,16 @@ def _gesdd(op: Op, args: list) -> list:
             "semantics for the transposed form"
         )
     s, u, vh, info = lapack.svd(a, full_matrices=full, compute_uv=compute_uv)
-    if _target(op).endswith("gesvdj_ffi"):  # Jacobi SVD writes V, not V^H
+    if not compute_uv:  # not written: zeros of whatever shape the call declares
+        u, vh = np.zeros(_shape(op, 2), u.dtype), np.zeros(_shape(op, 3), vh.dtype)
+    elif _target(op).endswith("gesvdj_ffi"):  # Jacobi SVD writes V, not V^H
         vh = np.conj(np.swapaxes(vh, -1, -2))
-    return [a, s, _fit(u, _shape(op, 2)), _fit(vh, _shape(op, 3)), info]
-
-
-def _fit(array: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
-    """`array` cut or zero-padded to `shape` (vectors a mode does not compute)."""
-    if array.shape == shape:
-        return array
-    out = np.zeros(shape, array.dtype)
-    region = tuple(slice(0, min(a, b)) for a, b in zip(array.shape, shape, strict=False))
-    if len(array.shape) == len(shape):
-        out[region] = array[region]
-    return out
+    return [a, s, u, vh, info]
 
 
 def _geev(op: Op, args: list) -> list:
     """Real: `(wr, wi, vl, vr, info)`; complex: `(w, vl, vr, info)`."""
-    a = _matrix(op, args)
+    a = _square(op, args)
     complex_input = a.dtype.kind == "c"
     _expect(op, 1, 4 if complex_input else 5, args)
     w, vl, vr, info = lapack.eig(
@@ -280,7 +288,10 @@ def _geev(op: Op, args: list) -> list:
 
 def _pivots_to_permutation(op: Op, args: list) -> list:
     _expect(op, 1, 1, args)
-    return [lapack.pivots_to_permutation(np.asarray(args[0]), _shape(op, 0)[-1])]
+    pivots = np.asarray(args[0])
+    if pivots.dtype.kind not in "iu" or pivots.ndim < 1:
+        raise IRError(f"custom call @{_target(op)}: pivots must be integers, not {pivots.dtype}")
+    return [lapack.pivots_to_permutation(pivots, _shape(op, 0)[-1])]
 
 
 def _xla_lu(op: Op, args: list) -> list:

@@ -111,6 +111,8 @@ class FftOp(OpDef):
         kind, lengths = fft_type(op), int_array(op, "fft_length")
         if not 1 <= len(lengths) <= 3:
             raise IRError(f"{op.name}: fft_length must have 1 to 3 entries, got {len(lengths)}")
+        if any(n < 0 for n in lengths):
+            raise IRError(f"{op.name}: fft_length {list(lengths)} has a negative length")
         if len(lengths) > x.rank:
             raise IRError(
                 f"{op.name}: operand rank {x.rank} is less than fft_length's {len(lengths)} entries"
