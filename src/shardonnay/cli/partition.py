@@ -218,9 +218,9 @@ def _compare_on_devices(module, local, args: argparse.Namespace):
     if bad is None:
         return line, None
     from shardonnay.ir.naming import output_names
-    from shardonnay.propagation.pipeline import propagation_pipeline
+    from shardonnay.partition.program import propagated_program
 
-    propagated = propagation_pipeline(module) if not args.no_propagate else module
+    propagated = propagated_program(module, propagate=not args.no_propagate)
     name = output_names(propagated)[bad.index]
     return line, CheckError(
         f"output {bad.index} ({name}) on XLA devices differs from the unpartitioned program's: "

@@ -81,7 +81,20 @@ __all__ = [
     "describe_costs",
     "explicit_collectives",
     "partition",
+    "propagated_program",
 ]
+
+
+def propagated_program(module: Module, *, propagate: bool = True) -> Module:
+    """Step 1 of the module docstring on a copy of `module`: its shardings as
+    the partitioner propagates them (`propagate=False`: as written), the
+    program whose names every report uses (`shardonnay.ir.naming`)."""
+    from shardonnay.ops.chlo import write_computed_rules
+    from shardonnay.propagation.pipeline import propagation_pipeline
+
+    # Elementwise chlo ops get the rules of what they compute (Shardy has none).
+    source = write_computed_rules(module.copy())
+    return propagation_pipeline(source) if propagate else source
 
 
 def explicit_collectives(
@@ -90,15 +103,11 @@ def explicit_collectives(
     """The global program of `module` with explicit collectives: steps 1 to 3 of
     the module docstring, on a copy (`module` is unchanged)."""
     from shardonnay.ir.structure import check_structure
-    from shardonnay.ops.chlo import write_computed_rules
     from shardonnay.partition.explicit_reshards import insert_explicit_reshards
     from shardonnay.partition.planned_reshards import lower_reshards
-    from shardonnay.propagation.pipeline import propagation_pipeline
 
     check_structure(module)  # bounded nesting, no recursive calls: IRError
-    # Elementwise chlo ops get the rules of what they compute (Shardy has none).
-    source = write_computed_rules(module.copy())
-    program = propagation_pipeline(source) if propagate else source
+    program = propagated_program(module, propagate=propagate)
     insert_explicit_reshards(program, full_version=True)
     return lower_reshards(program, reshards=reshards)
 
@@ -322,9 +331,8 @@ def check(
     )
     if result.failed:
         from shardonnay.ir.naming import output_names
-        from shardonnay.propagation.pipeline import propagation_pipeline
 
-        propagated = propagation_pipeline(module) if propagate else module
+        propagated = propagated_program(module, propagate=propagate)
         raise _mismatch(result, [str(n) for n in output_names(propagated)])
     return result
 

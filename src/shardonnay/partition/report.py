@@ -309,12 +309,11 @@ def report_of(
     propagated: Module | None = None,
 ) -> PartitionReport:
     """`partition_report` of `module`, its values named as `propagated` (its
-    propagated program, computed again when not given; with
-    `propagate=False`, `module` itself) prints them."""
+    `propagated_program`, computed again when not given) prints them."""
     if propagated is None:
-        from shardonnay.propagation.pipeline import propagation_pipeline
+        from shardonnay.partition.program import propagated_program
 
-        propagated = propagation_pipeline(module) if propagate else module
+        propagated = propagated_program(module, propagate=propagate)
     return partition_report(module, propagated, explicit, local)
 
 
