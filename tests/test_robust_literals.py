@@ -180,3 +180,16 @@ def test_the_same_literals_as_mlir_accepts_with_its_messages():
             assert re.search(r"dense<.*?> :", theirs).group() in ours, (body, type)
         elif not their_error.startswith("expected"):  # MLIR's token-level wording differs
             assert our_error.startswith(their_error.split(" (")[0]), (body, type)
+
+
+def test_the_verifier_rejects_built_literals_that_are_no_value_of_their_type():
+    from shardonnay.errors import IRError
+    from shardonnay.ir.attributes import DenseElementsAttr
+    from shardonnay.ir.verifier import verify
+
+    module = parse_module(constant("[1.0, 2.0, 3.0]", "tensor<3xf32>"))
+    op = module.functions[0].body.ops[0]
+    verify(module)
+    op.attributes["value"] = DenseElementsAttr("[1.0, 2.0]", op.attributes["value"].type)
+    with pytest.raises(IRError, match=r"inferred shape of elements literal \(\[2\]\)"):
+        verify(module)

@@ -14,7 +14,8 @@ shardonnay.errors.IRError: in @main, op 0 (func.return): returns (tensor<2xf32>)
 
 What is checked: regions nested at most `MAX_REGION_DEPTH` deep and no
 function calling itself, directly or through others
-(`shardonnay.ir.structure`), SSA visibility (a value is used after its definition in the
+(`shardonnay.ir.structure`), `dense<...>` literals that are values of their
+types, SSA visibility (a value is used after its definition in the
 same block, or defined in an enclosing region, never past an op that is
 isolated from above), terminators of blocks in regions of registered ops,
 `func.return` and `func.call` types, result types against `infer_types`,
@@ -30,6 +31,7 @@ from __future__ import annotations
 from typing import Any
 
 from shardonnay.errors import IRError, ShardonnayError
+from shardonnay.ir.attributes import DenseElementsAttr
 from shardonnay.ir.core import Block, Func, Module, Op, Region, Value
 from shardonnay.ir.structure import check_structure
 from shardonnay.ir.types import FunctionType, TensorType, Type
@@ -144,6 +146,7 @@ class _Verifier:
             self._registered(op)
         self._shardings(op)
         self._sharding_rule(op)
+        self._literals(op)
         if op.name == "func.func":
             self._function(op)
             return
@@ -159,6 +162,18 @@ class _Verifier:
                 raise self.fail(op, "a region's parent link does not point at the op")
             self._region(region, op, registered)
         self.visible, self.manual_axes = saved, saved_manual
+
+    def _literals(self, op: Op) -> None:
+        """Each `dense<...>` attribute is a value of its type (MLIR's messages)."""
+        from shardonnay.syntax.dense_literal import DenseLiteralError, canonical_dense_body
+
+        for name, value in op.attributes.items():
+            if isinstance(value, DenseElementsAttr):
+                try:
+                    canonical_dense_body(value.body, value.type)
+                except DenseLiteralError as e:
+                    body = value.body if len(value.body) <= 40 else value.body[:37] + "..."
+                    raise self.fail(op, f"{name} = dense<{body}> : {value.type}: {e}") from None
 
     def _region(self, region: Region, op: Op, check_terminators: bool) -> None:
         for block in region.blocks:
