@@ -47,6 +47,7 @@ from shardonnay.ir.core import Block, Module, Op, Value
 from shardonnay.ir.types import TensorType
 from shardonnay.ops.registry import mark_inherent
 from shardonnay.propagation.data_flow import add_free_axes, erase_manual_axes
+from shardonnay.propagation.sharding_store import EdgeChoice
 from shardonnay.sharding import DimSharding, TensorSharding, TensorShardingPerValue
 
 __all__ = [
@@ -159,35 +160,47 @@ def _open(value: Value, mesh: str | object) -> TensorSharding:
     return TensorSharding(mesh, tuple(DimSharding((), False) for _ in range(rank)))  # type: ignore[arg-type]
 
 
-def sink_data_flow_edges(module: Module) -> None:
-    """`sdy-sink-data-flow-edges` (see the module docstring)."""
-    for op in [o for o in module.walk() if o.name in EDGE_OPS]:
+def sink_data_flow_edges(module: Module, only: Callable[[Op], bool] | None = None) -> None:
+    """`sdy-sink-data-flow-edges` (see the module docstring): the block
+    arguments' edges and the results' edges of an op are sunk apart (a
+    fully open sharding fills in only beside a sharding of the same kind);
+    `only`: the edges of the data-flow ops it accepts only."""
+    for op in [o for o in module.walk() if o.name in EDGE_OPS and (only is None or only(o))]:
         owners, _ = _owner_shardings(op)
+        arguments = len(op.regions[0].entry.arguments) if op.name in _COMPUTATIONS else 0
         edges = [_edge_of(owner) for owner in owners]
-        found = [e.attributes["sharding"] for e in edges if e and "sharding" in e.attributes]
-        if found:
-            mesh = found[0].mesh
-            shardings = [
-                e.attributes["sharding"] if e and "sharding" in e.attributes else _open(o, mesh)
-                for o, e in zip(owners, edges, strict=True)
-            ]
-            _write_owner_shardings(op, shardings)
+        for part in (slice(0, arguments), slice(arguments, None)):
+            shardings = _sunk(owners[part], edges[part])
+            if shardings is not None:
+                _write_owner_shardings(op, shardings, results=part.start == arguments)
         for edge in edges:
             if edge is not None:
                 edge.results[0].replace_all_uses_with(edge.operands[0])
                 edge.erase()
 
 
-def _write_owner_shardings(op: Op, shardings: list[TensorSharding]) -> None:
-    arguments = len(op.regions[0].entry.arguments) if op.name in _COMPUTATIONS else 0
-    inside, results = shardings[:arguments], shardings[arguments:]
+def _sunk(owners: list[Value], edges: list[Op | None]) -> list[TensorSharding] | None:
+    """The edges' shardings, fully open where an edge has none; None when
+    no edge has one."""
+    found = [e.attributes["sharding"] for e in edges if e and "sharding" in e.attributes]
+    if not found:
+        return None
+    mesh = found[0].mesh
+    return [
+        e.attributes["sharding"] if e and "sharding" in e.attributes else _open(o, mesh)
+        for o, e in zip(owners, edges, strict=True)
+    ]
+
+
+def _write_owner_shardings(op: Op, shardings: list[TensorSharding], *, results: bool) -> None:
+    if results:
+        op.attributes[_result_key(op)] = TensorShardingPerValue(tuple(shardings))
+        return
     if op.name == "sdy.manual_computation":
         manual = op.attributes["manual_axes"].names
         ins = _per_value(op, "in_shardings") or ()
-        inside = [add_free_axes(o, s, manual) for o, s in zip(ins, inside, strict=True)]
-    if op.name in _COMPUTATIONS:
-        op.attributes["in_shardings"] = TensorShardingPerValue(tuple(inside))
-    op.attributes[_result_key(op)] = TensorShardingPerValue(tuple(results))
+        shardings = [add_free_axes(o, s, manual) for o, s in zip(ins, shardings, strict=True)]
+    op.attributes["in_shardings"] = TensorShardingPerValue(tuple(shardings))
 
 
 # -- sdy-add-func-data-flow-edges / sdy-sink-func-data-flow-edges -----------------------
@@ -244,39 +257,46 @@ def sink_func_data_flow_edges(module: Module) -> None:
 # -- propagation through explicit edges ----------------------------------------------
 
 
-def propagate_through_edges(module: Module, run: Callable[[Module, bool], Module]) -> Module:
+def propagate_through_edges(module: Module, run: Callable[[Module, EdgeChoice], Module]) -> Module:
     """`run(module, data_flow_edges)` on a module that may hold explicit
     `sdy.data_flow_edge` ops, returning what Shardy's propagation passes
     return on it.
 
     Without edges, `run(module, False)`. With edges, the edges' shardings
-    are moved onto their owners, `run(..., True)` propagates along the data
-    flow of every edge op (`shardonnay.propagation.data_flow`), and the edges
-    come back, carrying the propagated shardings, while the owners keep the
-    attributes they had (propagation reads and writes the edges only).
+    are moved onto their owners, `run` propagates along the data flow of
+    each op that had edges (`data_flow_edges` accepts those ops only; see
+    `shardonnay.propagation.data_flow`), and the edges come back, carrying
+    the propagated shardings, while the owners keep the attributes they had
+    (propagation reads and writes the edges only).
     """
     if not any(op.name == EDGE for op in module.walk()):
         return run(module, False)
     work = module.copy()
-    owners = [op for op in work.walk() if op.name in EDGE_OPS]
-    had_edges = [any(_edge_of(o) for o in _owner_shardings(op)[0]) for op in owners]
-    if not all(had_edges):
-        raise IRError(
-            "propagation through sdy.data_flow_edge ops needs an edge on every "
-            "data-flow op (run sdy-add-data-flow-edges first): "
-            + ", ".join(op.name for op, had in zip(owners, had_edges, strict=True) if not had)
-        )
+    owners = [
+        op
+        for op in work.walk()
+        if op.name in EDGE_OPS and any(_edge_of(o) for o in _owner_shardings(op)[0])
+    ]
     saved = [{k: op.attributes.get(k) for k in _OWNER_KEYS} for op in owners]
     unsharded = [
         [not (e is not None and "sharding" in e.attributes) for e in map(_edge_of, owned)]
         for owned in (_owner_shardings(op)[0] for op in owners)
     ]
     sink_data_flow_edges(work)
-    result = run(work, True)
-    after = [op for op in result.walk() if op.name in EDGE_OPS]
+    for op in owners:
+        op.attributes[_TIED] = True
+    result = run(work, lambda op: _TIED in op.attributes)
+    after = [op for op in result.walk() if _TIED in op.attributes]
     if len(after) != len(owners):
         raise IRError("propagation removed a data-flow op that owns edges")
-    add_data_flow_edges(result)
+    for op, attributes in zip(after, saved, strict=True):
+        del op.attributes[_TIED]
+        add_data_flow_edges(result, only=lambda o, op=op: o is op)
+        for key, value in attributes.items():
+            if value is None:
+                op.attributes.pop(key, None)
+            else:
+                op.attributes[key] = value
     for op, without in zip(after, unsharded, strict=True):
         # An edge that had no sharding and got no axes keeps having none (the
         # open sharding the sink wrote in its place was no change).
@@ -284,15 +304,13 @@ def propagate_through_edges(module: Module, run: Callable[[Module, bool], Module
             edge = _edge_of(owner)
             if had_none and edge is not None and _is_empty_open(edge.attributes.get("sharding")):
                 del edge.attributes["sharding"]
-    for op, attributes in zip(after, saved, strict=True):
-        for key, value in attributes.items():
-            if value is None:
-                op.attributes.pop(key, None)
-            else:
-                op.attributes[key] = value
+    for op in work.walk():
+        op.attributes.pop(_TIED, None)
     return result
 
 
+# Marks, while propagating, the data-flow ops whose edges were explicit.
+_TIED = "shardonnay.tied_by_edges"
 _OWNER_KEYS = (SHARDING, "in_shardings", "out_shardings")
 
 

@@ -101,7 +101,7 @@ from shardonnay.propagation.op_priority import OP_PRIORITY_STAGES, Directions, I
 from shardonnay.propagation.propagation_step import StepOutcomes, identity_rule
 from shardonnay.propagation.rules import RULE_ATTRIBUTE
 from shardonnay.propagation.sharding_groups import sync_group_members
-from shardonnay.propagation.sharding_store import Ref, ShardingStore
+from shardonnay.propagation.sharding_store import EdgeChoice, Ref, ShardingStore
 from shardonnay.propagation.user_priority import initial_for_priorities, restore_priority
 from shardonnay.propagation.validation import validate_for_propagation
 from shardonnay.propagation.write_back import SHARDING, write_back
@@ -166,7 +166,7 @@ def propagate(
     *,
     strategy: Strategy = "aggressive",
     conservative: bool = False,
-    data_flow_edges: bool = True,
+    data_flow_edges: EdgeChoice = True,
     keep_sharding_rules: bool = False,
     recorder: Any = None,
     factor_strategy: Literal["basic", "aggressive"] | None = None,
@@ -181,7 +181,8 @@ def propagate(
     op-priority propagation once per user priority `p0`, `p1`, ...).
     `conservative`: never split an axis into sub-axes while propagating.
     `data_flow_edges`: tie the values of control-flow ops (False: like
-    Shardy's propagation pass alone, which leaves them apart).
+    Shardy's propagation pass alone, which leaves them apart; a function of
+    the op: those of the ops it accepts).
     `keep_sharding_rules`: every op propagated through keeps the rule used as
     its `sdy.sharding_rule` attribute (Shardy's `keep-sharding-rules=true`;
     with `conservative`, the rules of conservative propagation). Rules
@@ -256,7 +257,7 @@ class _Driver(ShardingStore):
         module: Module,
         factor_propagation: FactorPropagation,
         conservative: bool,
-        data_flow_edges: bool,
+        data_flow_edges: EdgeChoice,
         groups: Sequence[list[Value]] = (),
         erasable: set[Op] | frozenset[Op] = frozenset(),
     ):

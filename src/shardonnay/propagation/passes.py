@@ -119,15 +119,15 @@ def _pipeline_pass(module: Module, options: dict[str, str]) -> Module:
 
 
 def _register_steps() -> None:
-    from shardonnay.propagation import call_graph, constants, data_flow_edges, pipeline
+    from shardonnay.propagation import call_graph, constants, data_flow_edges, mesh_passes, pipeline
     from shardonnay.propagation import sharding_constraints as constraints
     from shardonnay.propagation.flatten_call_graph import flatten_call_graph
     from shardonnay.propagation.module_edits import drop_sharding_rules
 
     steps: dict[str, tuple[Step, dict[str, str]]] = {
         "symbol-dce": (call_graph.symbol_dce, {}),
-        "sdy-lift-inlined-meshes": (pipeline.lift_inlined_meshes, {}),
-        "sdy-inline-meshes": (pipeline.inline_meshes, {}),
+        "sdy-lift-inlined-meshes": (mesh_passes.lift_inlined_meshes, {}),
+        "sdy-inline-meshes": (mesh_passes.inline_meshes, {}),
         "sdy-remove-size-one-axes": (pipeline.remove_size_one_axes, {}),
         "sdy-propagate-sharding-from-func-to-call": (
             call_graph.propagate_sharding_from_func_to_call,
@@ -139,13 +139,14 @@ def _register_steps() -> None:
         "sdy-add-func-data-flow-edges": (data_flow_edges.add_func_data_flow_edges, {}),
         "sdy-flatten-call-graph": (flatten_call_graph, {}),
         "sdy-apply-sharding-constraints": (
-            functools.partial(constraints.apply_sharding_constraints, identity_rules=True),
+            functools.partial(
+                constraints.apply_sharding_constraints, identity_rules=True, explicit_edges=True
+            ),
             dict(_DEBUG),
         ),
         "sdy-sharding-group-import": (pipeline.sharding_group_import, {}),
         "sdy-pre-order-funcs": (call_graph.pre_order_funcs, {}),
         # export
-        "sdy-export-named-computations": (call_graph.export_named_computations, {}),
         "sdy-propagate-to-func-results": (call_graph.propagate_to_func_results, {}),
         "sdy-insert-func-call-reshards": (call_graph.insert_func_call_reshards, {}),
         "sdy-constant-or-scalar-merger": (constants.constant_or_scalar_merger, {}),
@@ -169,7 +170,7 @@ def _register_steps() -> None:
         ),
         "sdy-close-shardings": (pipeline.close_shardings, {}),
         "sdy-drop-sharding-rules": (drop_sharding_rules, {}),
-        "sdy-drop-sharding-and-mesh": (pipeline.drop_sharding_and_mesh, {}),
+        "sdy-drop-sharding-and-mesh": (mesh_passes.drop_sharding_and_mesh, {}),
         "sdy-remove-propagation-debug-info": (pipeline.remove_propagation_debug_info, {}),
         "canonicalize": (pipeline.canonicalize, dict(_CANONICALIZE)),
     }
@@ -184,6 +185,16 @@ def _register_steps() -> None:
             data_flow_edges.add_data_flow_edges(
                 module, only=lambda op: op.name == "sdy.named_computation"
             )
+        return module
+
+    @register_pass("sdy-export-named-computations")
+    def _export_named_computations(module: Module, options: dict[str, str]) -> Module:
+        # The edges of a named computation hold its propagated shardings.
+        module = module.copy()
+        data_flow_edges.sink_data_flow_edges(
+            module, only=lambda op: op.name == "sdy.named_computation"
+        )
+        call_graph.export_named_computations(module)
         return module
 
     @register_pass("sdy-unflatten-call-graph", {"dedup-functions-fully": _FALSE})

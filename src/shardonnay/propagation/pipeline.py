@@ -52,10 +52,8 @@ import math
 from collections.abc import Callable
 from typing import Any, Literal
 
-import numpy as np
-
 from shardonnay.axes import AxisRef
-from shardonnay.ir.attributes import DenseElementsAttr, IntegerAttr
+from shardonnay.ir.attributes import IntegerAttr
 from shardonnay.ir.core import Module, Op, Value
 from shardonnay.ir.types import TensorType
 from shardonnay.mesh import Mesh
@@ -79,6 +77,7 @@ from shardonnay.propagation.driver import (
     pausing_cyclic_gc,
     propagate,
 )
+from shardonnay.propagation.mesh_passes import lift_inlined_meshes
 from shardonnay.propagation.sharding_constraints import (
     apply_sharding_constraints,
     sharding_constraint_to_reshard,
@@ -216,129 +215,6 @@ def _with_dims(
 
 
 # -- import -------------------------------------------------------------------------
-
-
-def _walk_shardings(module: Module, fn: Transform) -> None:
-    """`transform_shardings` in Shardy's order: function by function, its
-    arguments, its results, then its ops in program order."""
-    for func in module.functions:
-        for key in ("arg_attrs", "res_attrs"):
-            for attrs in func.op.attributes.get(key, ()):
-                if isinstance(attrs.get(SHARDING), TensorSharding):
-                    attrs[SHARDING] = fn(attrs[SHARDING])
-        for op in func.walk():
-            if op is func.op:
-                continue
-            for key in (SHARDING, "sharding", "in_shardings", "out_shardings", "out_sharding"):
-                value = op.attributes.get(key)
-                if isinstance(value, TensorSharding):
-                    op.attributes[key] = fn(value)
-                elif isinstance(value, TensorShardingPerValue):
-                    op.attributes[key] = TensorShardingPerValue(tuple(fn(s) for s in value))
-
-
-def _with_mesh(sharding: TensorSharding, mesh: str | Mesh) -> TensorSharding:
-    return TensorSharding(
-        mesh, sharding.dims, sharding.replicated, sharding.unreduced, sharding.reduction
-    )
-
-
-def lift_inlined_meshes(module: Module) -> None:
-    """`sdy-lift-inlined-meshes`: meshes written inline in shardings become
-    `sdy.mesh` ops, and identical `sdy.mesh` ops become one (the first).
-
-    A new mesh is placed after the last `sdy.mesh` and named `mesh` (a
-    device's maximal mesh `maximal_mesh_<id>`, the empty mesh `empty_mesh`),
-    made unique as MLIR's symbol table does (`mesh_0`, `mesh_1`, ...).
-    Every `sdy.mesh` also gets its StableHLO form, `{stablehlo.mesh = {axes
-    = [{name = "x", size = 2 : i64}], device_ids = dense<...> : tensor<Nxi64>}}`
-    (device ids only when given), as jaxlib's build of Shardy writes it.
-    """
-    renamed: dict[str | Mesh, str] = {}
-    last: Op | None = None
-    for op in [o for o in module.ops if o.name == "sdy.mesh"]:
-        mesh, name = op.attributes["mesh"], op.attributes["sym_name"]
-        if mesh in renamed:
-            renamed[name] = renamed[mesh]
-            module.ops.remove(op)
-            op.parent = None
-        else:
-            renamed[mesh] = name
-            last = op
-    taken = {op.attributes["sym_name"] for op in module.ops if "sym_name" in op.attributes}
-    counter = 0
-    position = module.ops.index(last) + 1 if last is not None else 0
-
-    def unique(base: str) -> str:
-        nonlocal counter
-        name = base
-        while name in taken:
-            name = f"{base}_{counter}"
-            counter += 1
-        taken.add(name)
-        return name
-
-    def lift(sharding: TensorSharding) -> TensorSharding:
-        nonlocal position
-        mesh = sharding.mesh
-        if mesh in renamed:
-            return _with_mesh(sharding, renamed[mesh])
-        if not isinstance(mesh, Mesh):
-            return sharding
-        if mesh.is_maximal:
-            base = f"maximal_mesh_{mesh.device_list[0]}"
-        else:
-            base = "mesh" if mesh.axes else "empty_mesh"
-        name = renamed[mesh] = unique(base)
-        module.body.insert(position, Op("sdy.mesh", attributes={"sym_name": name, "mesh": mesh}))
-        position += 1
-        return _with_mesh(sharding, name)
-
-    _walk_shardings(module, lift)
-    for op in module.ops:
-        if op.name != "sdy.mesh":
-            continue
-        mesh: Mesh = op.attributes["mesh"]
-        value: dict = {
-            "axes": tuple(
-                {"name": name, "size": IntegerAttr(size, "i64")} for name, size in mesh.axes
-            )
-        }
-        if mesh.device_ids is not None:
-            ids = np.array(mesh.device_ids, dtype=np.int64)
-            value["device_ids"] = DenseElementsAttr.from_numpy(ids, TensorType((len(ids),), "i64"))
-        op.attributes["stablehlo.mesh"] = value
-
-
-def inline_meshes(module: Module) -> None:
-    """`sdy-inline-meshes`: every sharding names its mesh inline
-    (`#sdy.sharding<mesh<["x"=2]>, [...]>`) and the `sdy.mesh` ops go."""
-    meshes = module.meshes
-
-    def inline(sharding: TensorSharding) -> TensorSharding:
-        if isinstance(sharding.mesh, Mesh):
-            return sharding
-        return _with_mesh(sharding, meshes[sharding.mesh])
-
-    _walk_shardings(module, inline)
-    for op in [o for o in module.ops if o.name == "sdy.mesh"]:
-        module.ops.remove(op)
-        op.parent = None
-
-
-def drop_sharding_and_mesh(module: Module) -> None:
-    """`sdy-drop-sharding-and-mesh`: the `sdy.sharding` attributes of
-    function arguments, results and ops go, and so do the `sdy.mesh` ops
-    (sharding constraints, reshards and computations keep theirs)."""
-    for func in module.functions:
-        for key in ("arg_attrs", "res_attrs"):
-            for attrs in func.op.attributes.get(key, ()):
-                attrs.pop(SHARDING, None)
-    for op in module.walk():
-        op.attributes.pop(SHARDING, None)
-    for op in [o for o in module.ops if o.name == "sdy.mesh"]:
-        module.ops.remove(op)
-        op.parent = None
 
 
 DEBUG_ATTRIBUTES = (
@@ -591,7 +467,55 @@ def close_shardings(module: Module) -> None:
 
 
 def canonicalize(module: Module) -> None:
-    """`canonicalize` (with only Shardy's collective patterns enabled): ops
-    without effects whose results are all unused go (an `sdy.reshard` among
-    them, and then what only it used)."""
+    """`canonicalize` (with only Shardy's collective patterns enabled): the
+    constants are uniqued and hoisted (`hoist_constants`), then ops without
+    effects whose results are all unused go (an `sdy.reshard` among them,
+    and then what only it used)."""
+    hoist_constants(module)
     erase_dead_ops(module)
+
+
+# Ops whose regions keep their own constants (MLIR: isolated from above).
+_ISOLATED = ("func.func", "sdy.manual_computation", "sdy.named_computation")
+
+
+def hoist_constants(module: Module) -> None:
+    """What MLIR's rewrite driver does to `stablehlo.constant` ops before
+    rewriting: visited in post-order, each goes to the front of the entry
+    block of its nearest isolated region (a function's body, a manual or
+    named computation's), unless it is already first there or right after a
+    constant placed before it; a constant equal to one already placed (same
+    value and type) is replaced by it. So constants `0`, `2`, `1` met in
+    that order end up `1`, `2`, `0` at the top. (`sdy.constant` stays where
+    it is, as Shardy's constants do.)"""
+    for func in module.functions:
+        if func.is_declaration:
+            continue
+        placed: dict[tuple[int, str, str], Op] = {}
+        owned: set[Op] = set()
+        for op in func.body.walk_post_order():
+            if op.name != "stablehlo.constant":
+                continue
+            block = op.parent
+            assert block is not None
+            while block.parent_op is not None and block.parent_op.name not in _ISOLATED:
+                outer = block.parent_op.parent
+                assert outer is not None
+                block = outer
+            region = block.parent
+            assert region is not None
+            entry = region.blocks[0]
+            key = (id(entry), str(op.attributes.get("value")), str(op.result_types[0]))
+            if key in placed:
+                op.results[0].replace_all_uses_with(placed[key].results[0])
+                op.erase()
+                continue
+            placed[key] = op
+            current = op.parent
+            first = current is entry and entry.ops[0] is op
+            index = current.ops.index(op)
+            after_owned = current is entry and index > 0 and entry.ops[index - 1] in owned
+            if not (first or after_owned):
+                current.ops.remove(op)
+                entry.insert(0, op)
+            owned.add(op)

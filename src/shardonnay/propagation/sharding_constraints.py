@@ -33,8 +33,8 @@ SHARDING = "sdy.sharding"
 
 def _sharding_of(v: Value) -> TensorSharding | None:
     if v.op is not None:
-        if v.op.name == "sdy.sharding_constraint":
-            return v.op.attributes["sharding"]
+        if v.op.name in ("sdy.sharding_constraint", "sdy.data_flow_edge"):
+            return v.op.attributes.get("sharding")
         key = "out_shardings" if v.op.name == "sdy.named_computation" else SHARDING
         per_value = v.op.attributes.get(key)
         return per_value[v.index] if isinstance(per_value, TensorShardingPerValue) else None
@@ -82,7 +82,11 @@ def _edge_owner_of_block_argument(v: Value) -> Value | None:
     return None
 
 
-def _is_data_flow_target(v: Value) -> bool:
+def _is_data_flow_target(v: Value, explicit_edges: bool = False) -> bool:
+    if explicit_edges:  # an edge op's result, or the value an edge op takes
+        return (v.op is not None and v.op.name == "sdy.data_flow_edge") or any(
+            user.name == "sdy.data_flow_edge" for user in v.users
+        )
     if v.op is not None:
         return v.op.name in _DATA_FLOW_RESULT_OPS
     return (
@@ -102,6 +106,16 @@ def _set_sharding(v: Value, sharding: TensorSharding) -> None:
     if func is not None:
         func.arg_attrs(v.index)[SHARDING] = sharding
         return
+    owner = _edge_owner_of_block_argument(v)
+    if owner is not None:  # a while's region argument: the while's result holds it
+        v = owner
+    named = _named_computation_of_argument(v)
+    if named is not None:
+        shardings = list(named.attributes.get("in_shardings") or ())
+        if len(shardings) == len(named.operands):
+            shardings[v.index] = sharding
+            named.attributes["in_shardings"] = TensorShardingPerValue(tuple(shardings))
+            return
     op = v.op
     assert op is not None
     per_value = op.attributes.get(SHARDING)
@@ -148,7 +162,9 @@ def _before_in_block(a: Op, b: Op) -> bool:
     return ops.index(a) < ops.index(b)
 
 
-def apply_sharding_constraints(module: Module, *, identity_rules: bool = False) -> None:
+def apply_sharding_constraints(
+    module: Module, *, identity_rules: bool = False, explicit_edges: bool = False
+) -> None:
     """`sdy-apply-sharding-constraints`: a fully closed sharding constraint
     gives its sharding to its input, when the input has none and no other
     sharding constraint (or manual computation) with a different sharding
@@ -165,12 +181,15 @@ def apply_sharding_constraints(module: Module, *, identity_rules: bool = False) 
 
     `identity_rules`: a constraint whose sharding went to its input gets the
     identity `sdy.sharding_rule` (`([i, j])->([i, j])`), as the pass
-    `sdy-apply-sharding-constraints` run alone writes it.
+    `sdy-apply-sharding-constraints` run alone writes it. `explicit_edges`:
+    the values tied by data-flow edges are those of `sdy.data_flow_edge` ops
+    (as in Shardy's pass, which runs after `sdy-add-data-flow-edges`), not
+    every value of a data-flow op.
     """
     moved: set[Op] = set()
     for op in [o for o in module.walk() if _is_constraint_like(o)]:
         if op.name == "sdy.manual_computation":
-            _apply_in_shardings(op, moved)
+            _apply_in_shardings(op, moved, explicit_edges)
             continue
         tail = _chain_tail(op)
         source = op.operands[0]
@@ -187,7 +206,7 @@ def apply_sharding_constraints(module: Module, *, identity_rules: bool = False) 
         sharding: TensorSharding = op.attributes["sharding"]
         if not _should_apply(source, sharding):
             continue
-        if _is_data_flow_target(source):
+        if _is_data_flow_target(source, explicit_edges):
             _move_after_value(op, source, moved)
             moved.add(op)
             for use in list(source.uses):
@@ -201,7 +220,7 @@ def apply_sharding_constraints(module: Module, *, identity_rules: bool = False) 
                 op.attributes["sdy.sharding_rule"] = OpShardingRule(tuple(shape), [dims], [dims])
 
 
-def _apply_in_shardings(op: Op, moved: set[Op]) -> None:
+def _apply_in_shardings(op: Op, moved: set[Op], explicit_edges: bool) -> None:
     """A manual computation's in-shardings, applied to its operands as a
     sharding constraint's sharding is (an operand tied by a data-flow edge
     gets a new `sdy.sharding_constraint` right after it instead)."""
@@ -209,7 +228,7 @@ def _apply_in_shardings(op: Op, moved: set[Op]) -> None:
     for operand, sharding in zip(op.operands, shardings, strict=True):
         if not _should_apply(operand, sharding):
             continue
-        if not _is_data_flow_target(operand):
+        if not _is_data_flow_target(operand, explicit_edges):
             _set_sharding(operand, sharding)
             continue
         constraint = Op(

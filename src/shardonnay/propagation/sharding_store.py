@@ -42,7 +42,7 @@ to its result (the edge's owner), propagates for it:
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from collections.abc import Set as AbstractSet
 
 from shardonnay.errors import ShardingError
@@ -61,10 +61,13 @@ from shardonnay.propagation.write_back import SHARDING
 from shardonnay.sharding import TensorSharding, TensorShardingPerValue
 from shardonnay.sharding_rule import OpShardingRule
 
-__all__ = ["Ref", "ShardingStore"]
+__all__ = ["EdgeChoice", "Ref", "ShardingStore"]
 
 # Where a sharding is kept: a value, or a function's result (function, index).
 Ref = Value | tuple[Func, int]
+# Whether the values of data-flow ops are tied by edges: of every op, or of those
+# the function accepts (the ops that had explicit `sdy.data_flow_edge` ops).
+EdgeChoice = bool | Callable[[Op], bool]
 
 
 class ShardingStore:
@@ -79,7 +82,7 @@ class ShardingStore:
         self,
         module: Module,
         conservative: bool,
-        data_flow_edges: bool,
+        data_flow_edges: EdgeChoice,
         groups: Sequence[list[Value]] = (),
         erasable: AbstractSet[Op] = frozenset(),
     ):
@@ -112,7 +115,7 @@ class ShardingStore:
 
     # -- reading the module ----------------------------------------------------------
 
-    def _collect(self, data_flow_edges: bool, erasable: AbstractSet[Op]) -> None:
+    def _collect(self, data_flow_edges: EdgeChoice, erasable: AbstractSet[Op]) -> None:
         for func in self.module.functions:
             for i, arg in enumerate(func.arguments):
                 self.arg_of[arg] = (func, i)
@@ -129,9 +132,10 @@ class ShardingStore:
                 if rule is not None or op.name == "sdy.propagation_barrier" or op in erasable:
                     self.order.append(op)
 
-    def _walk_with_edges(self, op: Op, data_flow_edges: bool) -> Iterator[Item]:
+    def _walk_with_edges(self, op: Op, data_flow_edges: EdgeChoice) -> Iterator[Item]:
         edges: tuple[list[DataFlowEdge], list[DataFlowEdge]] = ([], [])
-        if data_flow_edges and op.name in DATA_FLOW_OPS:
+        tied = data_flow_edges(op) if callable(data_flow_edges) else data_flow_edges
+        if tied and op.name in DATA_FLOW_OPS:
             edges = data_flow_edges_of(op)
             for edge in (*edges[0], *edges[1]):
                 self._add_edge(edge)

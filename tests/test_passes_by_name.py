@@ -1,0 +1,265 @@
+"""Every pass Shardy registers, by its name: accepted by `shardonnay opt` and
+`run_pipeline` with Shardy's options, printing what jaxlib's Shardy prints.
+
+Each pass runs in the pipeline `pass_programs.PASS_PIPELINES` names for it,
+on random programs of `program_generator` (made into calls, inline meshes,
+manual computations or size-1 axes where the pass needs them) and on
+hand-written worked cases; the printed modules must be identical. The full
+sweep (500 programs a pass) is `benchmarks/parity.py`.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import pytest
+
+from pass_programs import PASS_PIPELINES, program
+from shardonnay import parse_module
+from shardonnay.cli import main
+from shardonnay.errors import IRError, ShardonnayError
+from shardonnay.ir.verifier import verify
+from shardonnay.passes import known_passes, pass_options, run_pipeline
+from shardonnay.propagation.validation import PropagationWarning
+
+PROGRAMS_PER_PASS = 12
+
+# Shardy's passes, as jaxlib 0.10.2 registers them (and MLIR's two that its
+# pipelines run); convert-global-to-local is compared in test_global_to_local.
+SHARDY_PASSES = sorted({*PASS_PIPELINES, "sdy-convert-global-to-local"})
+
+
+def test_every_pass_is_known() -> None:
+    assert set(SHARDY_PASSES) <= set(known_passes())
+
+
+@pytest.mark.parametrize("name", SHARDY_PASSES)
+def test_opt_accepts_every_pass_with_its_default_options(name: str, tmp_path, capsys) -> None:
+    path = tmp_path / "p.mlir"
+    path.write_text('sdy.mesh @mesh = <["x"=2]>\nfunc.func @main() {\n  return\n}\n')
+    options = " ".join(f"{key}={value}" for key, value in pass_options(name).items())
+    pipeline = f"builtin.module({name}{{{options}}})" if options else f"builtin.module({name})"
+    assert main(["opt", str(path), "--pass-pipeline", pipeline]) == 0
+    assert "func.func @main()" in capsys.readouterr().out
+
+
+def test_options_are_checked() -> None:
+    module = parse_module("func.func @main() {\n  return\n}")
+    with pytest.raises(ShardonnayError, match="has no option 'nope'.*enable-full-version"):
+        run_pipeline(module, "builtin.module(sdy-insert-explicit-reshards{nope=1})")
+    with pytest.raises(ShardonnayError, match="'sdy-close-shardings' has no option 'x'.*none"):
+        run_pipeline(module, "builtin.module(sdy-close-shardings{x=1})")
+    with pytest.raises(ShardonnayError, match="is a flag"):
+        run_pipeline(module, "builtin.module(sdy-basic-propagate{keep-sharding-rules=maybe})")
+
+
+def _shardy(text: str, pipeline: str) -> str | None:
+    from mlir_oracle import run_pass_pipeline
+
+    try:
+        return run_pass_pipeline(text, pipeline)
+    except Exception:  # Shardy rejects the program (or its own output)
+        return None
+
+
+def _ours(text: str, pipeline: str) -> str:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PropagationWarning)
+        return run_pipeline(parse_module(text), pipeline).to_text()
+
+
+@pytest.mark.parametrize("name", sorted(PASS_PIPELINES))
+def test_each_pass_prints_what_shardy_prints(name: str) -> None:
+    pytest.importorskip("jax")
+    case = PASS_PIPELINES[name]
+    pipeline = f"builtin.module({case.pipeline})"
+    compared = differing = 0
+    for seed in range(PROGRAMS_PER_PASS):
+        text = program(seed, case.programs)
+        expected = _shardy(text, pipeline)
+        if expected is None:
+            continue
+        compared += 1
+        if _ours(text, pipeline) != expected:
+            differing += 1
+    assert compared >= PROGRAMS_PER_PASS // 3
+    assert differing == 0
+
+
+# -- worked cases ------------------------------------------------------------------------
+
+MESH = 'sdy.mesh @mesh = <["x"=2, "y"=2]>\n'
+
+# Every data-flow op: a while (and its i32 counter), an optimization barrier
+# with a token, a named computation and a manual computation whose body sees
+# its sharding without the manual axis.
+DATA_FLOW = (
+    MESH
+    + """func.func @main(
+    %arg0: tensor<8x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>},
+    %arg1: tensor<8x4xf32>, %arg2: !stablehlo.token) -> (tensor<8x4xf32>, tensor<8x4xf32>) {
+  %c = stablehlo.constant dense<0> : tensor<i32>
+  %0:2 = stablehlo.while(%iterArg = %arg0, %i = %c) : tensor<8x4xf32>, tensor<i32>
+   cond {
+    %l = stablehlo.constant dense<3> : tensor<i32>
+    %cmp = stablehlo.compare LT, %i, %l : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %cmp : tensor<i1>
+  } do {
+    %n = stablehlo.negate %iterArg : tensor<8x4xf32>
+    %one = stablehlo.constant dense<1> : tensor<i32>
+    %ni = stablehlo.add %i, %one : tensor<i32>
+    stablehlo.return %n, %ni : tensor<8x4xf32>, tensor<i32>
+  }
+  %1:2 = stablehlo.optimization_barrier %arg1, %arg2 : tensor<8x4xf32>, !stablehlo.token
+  %2 = sdy.named_computation<"foo">(%1#0) in_shardings=[<@mesh, [{"y"}, {}]>]
+      (%a: tensor<8x4xf32>) {
+    %3 = stablehlo.negate %a : tensor<8x4xf32>
+    sdy.return %3 : tensor<8x4xf32>
+  } : (tensor<8x4xf32>) -> tensor<8x4xf32>
+  %4 = sdy.manual_computation(%2) in_shardings=[<@mesh, [{"x", "y"}, {}]>]
+      out_shardings=[<@mesh, [{"x"}, {?}]>] manual_axes={"x"} (%b: tensor<4x4xf32>) {
+    %5 = stablehlo.abs %b : tensor<4x4xf32>
+    sdy.return %5 : tensor<4x4xf32>
+  } : (tensor<8x4xf32>) -> tensor<8x4xf32>
+  %6 = stablehlo.add %0#0, %4 : tensor<8x4xf32>
+  return %6, %1#0 : tensor<8x4xf32>, tensor<8x4xf32>
+}
+"""
+)
+
+# A function called twice, calling another; a call sharded unlike its callee.
+CALLS = (
+    MESH
+    + """func.func @main(%arg0: tensor<8x4xf32>) -> tensor<8x4xf32> {
+  %0 = call @f(%arg0) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {}]>]>}
+      : (tensor<8x4xf32>) -> tensor<8x4xf32>
+  %1 = call @g(%0) : (tensor<8x4xf32>) -> tensor<8x4xf32>
+  %2 = call @g(%1) : (tensor<8x4xf32>) -> tensor<8x4xf32>
+  return %2 : tensor<8x4xf32>
+}
+func.func private @f(%arg0: tensor<8x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"y"}]>})
+    -> tensor<8x4xf32> {
+  %0 = stablehlo.abs %arg0 : tensor<8x4xf32>
+  return %0 : tensor<8x4xf32>
+}
+func.func private @g(%arg0: tensor<8x4xf32>)
+    -> (tensor<8x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"y"}]>}) {
+  %0 = call @h(%arg0) : (tensor<8x4xf32>) -> tensor<8x4xf32>
+  return %0 : tensor<8x4xf32>
+}
+func.func private @h(%arg0: tensor<8x4xf32>) -> tensor<8x4xf32> {
+  return %arg0 : tensor<8x4xf32>
+}
+"""
+)
+
+# Duplicate meshes, inline meshes (one equal to a declared mesh, a device's
+# maximal mesh, two new ones), debug origins, manual axes out of mesh order.
+MESHES = """sdy.mesh @mesh = <["x"=2, "y"=3]>
+sdy.mesh @mesh2 = <["x"=2, "y"=3]>
+func.func @main(
+    %arg0: tensor<8x6xf32> {sdy.sharding = #sdy.sharding<mesh<["x"=2, "y"=3]>, [{"x"}, {}]>},
+    %arg1: tensor<8x6xf32> {sdy.sharding = #sdy.sharding<mesh<[], device_ids=[3]>, []>},
+    %arg2: tensor<8x6xf32> {sdy.sharding = #sdy.sharding<mesh<["a"=2]>, [{"a"}, {}]>})
+    -> (tensor<8x6xf32> {sdy.sharding = #sdy.sharding<@mesh2, [{"y"}, {}]>}, tensor<8x6xf32>) {
+  %0 = stablehlo.add %arg0, %arg1 {sdy.sharding = #sdy.sharding_per_value<[<mesh<["b"=2]>,
+      [{"b"}, {}]>]>, sdy.sharding_origins = [{"x" = "input: 0"}]} : tensor<8x6xf32>
+  %1 = sdy.sharding_constraint %0 <mesh<["a"=2]>, [{}, {}]> : tensor<8x6xf32>
+  %2 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{}, {"y"}]>]
+      out_shardings=[<@mesh, [{}, {"y"}]>] manual_axes={"y", "x"} (%b: tensor<8x2xf32>) {
+    sdy.return %b : tensor<8x2xf32>
+  } : (tensor<8x6xf32>) -> tensor<8x6xf32>
+  return %1, %2 : tensor<8x6xf32>, tensor<8x6xf32>
+}
+"""
+
+WORKED = {
+    "add-data-flow-edges": (DATA_FLOW, "sdy-add-data-flow-edges"),
+    "propagate-through-edges": (
+        DATA_FLOW,
+        "sdy-add-data-flow-edges,sdy-aggressive-propagate",
+    ),
+    "sink-after-propagation": (
+        DATA_FLOW,
+        "sdy-add-data-flow-edges,sdy-basic-propagate,func.func(sdy-sink-data-flow-edges)",
+    ),
+    "constraints-after-edges": (
+        DATA_FLOW.replace(
+            "  %6 = stablehlo.add",
+            '  %7 = sdy.sharding_constraint %0#0 <@mesh, [{}, {"y"}]> : tensor<8x4xf32>\n'
+            "  %6 = stablehlo.add",
+        ),
+        "sdy-add-data-flow-edges,sdy-apply-sharding-constraints",
+    ),
+    "func-data-flow-edges": (CALLS, "sdy-add-func-data-flow-edges"),
+    "sink-func-data-flow-edges": (
+        CALLS,
+        "sdy-add-func-data-flow-edges,func.func(sdy-sink-func-data-flow-edges)",
+    ),
+    "flatten-call-graph": (CALLS, "sdy-flatten-call-graph"),
+    "import-func-calls": (CALLS, "sdy-flatten-call-graph,sdy-import-func-calls"),
+    "insert-func-call-reshards": (CALLS, "sdy-insert-func-call-reshards"),
+    "lift-inlined-meshes": (MESHES, "sdy-lift-inlined-meshes"),
+    "inline-meshes": (MESHES, "sdy-inline-meshes"),
+    "manual-axes-cleanup": (MESHES, "sdy-manual-axes-cleanup"),
+    "remove-propagation-debug-info": (MESHES, "sdy-remove-propagation-debug-info"),
+    "import-pipeline": (DATA_FLOW, "sdy-import-pipeline"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(WORKED))
+def test_worked_cases_print_what_shardy_prints(name: str) -> None:
+    pytest.importorskip("jax")
+    text, passes = WORKED[name]
+    pipeline = f"builtin.module({passes})"
+    expected = _shardy(text, pipeline)
+    assert expected is not None
+    assert _ours(text, pipeline) == expected
+
+
+def test_the_expanded_propagation_pipeline_runs_pass_by_pass() -> None:
+    """jaxlib's `sdy-propagation-pipeline`, expanded into its passes, run by
+    name one after the other, prints what the named pipeline prints."""
+    pytest.importorskip("jax")
+    from mlir_oracle import expanded_propagation_pipeline
+
+    pipeline = expanded_propagation_pipeline()
+    # (jaxlib's pipeline rejects DATA_FLOW: its sdy-import-func-calls adds a
+    # second edge to the named computation's values, which its verifier refuses)
+    for text in (CALLS, program(5, "calls"), program(7, "manual")):
+        expected = _shardy(text, "builtin.module(sdy-propagation-pipeline)")
+        assert expected is not None
+        assert _ours(text, pipeline) == expected
+        assert _ours(text, "builtin.module(sdy-propagation-pipeline)") == expected
+
+
+def test_data_flow_edge_verifiers_say_what_shardy_says() -> None:
+    two_users = MESH + (
+        "func.func @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {\n"
+        "  %0 = sdy.data_flow_edge %arg0 : tensor<8xf32>\n"
+        "  %1 = stablehlo.add %arg0, %0 : tensor<8xf32>\n"
+        "  return %1 : tensor<8xf32>\n}"
+    )
+    with pytest.raises(IRError, match="expected input of sdy.data_flow_edge to have a single"):
+        verify(parse_module(two_users))
+    of_a_constraint = MESH + (
+        "func.func @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {\n"
+        '  %c = sdy.sharding_constraint %arg0 <@mesh, [{"x"}]> : tensor<8xf32>\n'
+        "  %0 = sdy.data_flow_edge %c : tensor<8xf32>\n"
+        "  return %0 : tensor<8xf32>\n}"
+    )
+    with pytest.raises(IRError, match="not be defined by an SdyDialect op"):
+        verify(parse_module(of_a_constraint))
+    func_edge_of_an_op = MESH + (
+        "func.func @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {\n"
+        "  %0 = stablehlo.abs %arg0 : tensor<8xf32>\n"
+        "  %1 = sdy.func_data_flow_edge %0 : tensor<8xf32>\n"
+        "  return %1 : tensor<8xf32>\n}"
+    )
+    with pytest.raises(IRError, match="to be a result of call op"):
+        verify(parse_module(func_edge_of_an_op))
+    pytest.importorskip("jax")
+    from mlir_oracle import jaxlib_accepts
+
+    for text in (two_users, of_a_constraint, func_edge_of_an_op):
+        assert not jaxlib_accepts(text)
