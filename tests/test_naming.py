@@ -22,7 +22,7 @@ from shardonnay.ir.naming import (
     source_location,
     value_names,
 )
-from shardonnay.partition.program import explicit_collectives
+from shardonnay.partition.program import explicit_collectives, propagated_program
 from shardonnay.propagation.pipeline import propagation_pipeline
 
 os.environ.setdefault("XLA_FLAGS", "--xla_force_host_platform_device_count=8")
@@ -112,8 +112,8 @@ def test_unknown_names_say_which_exist() -> None:
 @pytest.mark.parametrize("path", CORPUS, ids=lambda p: p.stem)
 def test_the_global_program_maps_back_to_the_propagated_one(path: Path) -> None:
     module = parse_module(path.read_text())
-    propagated = propagation_pipeline(module)
-    explicit = explicit_collectives(propagated, propagate=False)
+    propagated = propagated_program(module)  # what the report names values by
+    explicit = explicit_collectives(module)
     same = corresponding_values(propagated, explicit)
     mapped = 0
     for func in explicit.functions:
