@@ -5,6 +5,7 @@
     python benchmarks/parity.py --max-ops 6 --show 20 --first-seed 1000
     python benchmarks/parity.py --exclude stablehlo.while,sdy.sharding_group
     python benchmarks/parity.py --conservative --passes sdy-aggressive-propagate
+    python benchmarks/parity.py --all-passes --programs 500     # every pass by its name
 
 For every seed, `tests/program_generator.random_program(seed, max_ops=...)` draws
 an annotated program; each pass runs in Shardy (through MLIR inside jaxlib,
@@ -21,6 +22,12 @@ first mismatching seeds, each with its first differing value::
 A program on which shardonnay raises counts as a mismatch (all its values).
 With `--conservative`, every pass runs with `conservative-propagation=true`
 (no axis is split into sub-axes while propagating).
+
+With `--all-passes`, every pass shardonnay runs by its Shardy name is
+compared in the pipeline `tests/pass_programs.PASS_PIPELINES` gives it (the
+pass alone, or after the passes that make its input), on the random programs
+made the way that pass needs them (calls, inline meshes, manual computations,
+size-1 axes); programs Shardy itself rejects are not counted.
 """
 
 from __future__ import annotations
@@ -36,40 +43,15 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
 from mlir_oracle import run_pass_pipeline  # noqa: E402
+from pass_programs import PASS_PIPELINES, normalize, program  # noqa: E402
 from program_generator import random_program  # noqa: E402
 from shardonnay.ir.core import Module  # noqa: E402
 from shardonnay.passes import run_pipeline  # noqa: E402
-from shardonnay.propagation.pipeline import sharding_group_import  # noqa: E402
 from shardonnay.propagation.validation import PropagationWarning  # noqa: E402
 from shardonnay.syntax.mlir_reader import parse_module  # noqa: E402
 
 PASSES = ("sdy-basic-propagate", "sdy-aggressive-propagate")
-
-
-def normalize(text: str) -> str:
-    """`text` made a valid, stable input for Shardy's propagation passes alone.
-
-    Dead ops (results all unused; MLIR's rewrite driver, which runs Shardy's
-    propagation, erases them) are removed, and sharding groups that share a
-    value are merged into one group (Shardy's import pipeline does that; its
-    propagation passes expect each value in at most one group), numbered in
-    order of first appearance.
-    """
-    module = parse_module(text)
-    _erase_dead_ops(module)
-    sharding_group_import(module)
-    return module.to_text()
-
-
-def _erase_dead_ops(module: Module) -> None:
-    changed = True
-    while changed:
-        changed = False
-        for op in reversed(list(module.walk())):
-            unused = op.results and not any(r.uses for r in op.results)
-            if unused and op.parent is not None and op.name not in ("func.func", "sdy.mesh"):
-                op.erase()
-                changed = True
+__all__ = ["compare", "normalize", "value_shardings"]
 
 
 def value_shardings(module: Module) -> list[tuple[str, str]]:
@@ -108,9 +90,13 @@ class Outcome:
     first_difference: str = ""
 
 
-def compare(text: str, pipeline: str) -> Outcome:
-    """Runs `pipeline` in Shardy and in shardonnay on `text` and compares the results."""
-    expected_text = run_pass_pipeline(text, pipeline)
+def compare(text: str, pipeline: str) -> Outcome | None:
+    """Runs `pipeline` in Shardy and in shardonnay on `text` and compares the
+    results; None when Shardy rejects `text` (or its own output)."""
+    try:
+        expected_text = run_pass_pipeline(text, pipeline)
+    except Exception:  # (MLIR's errors, raised by jaxlib)
+        return None
     expected = value_shardings(parse_module(expected_text))
     try:
         actual_module = run_pipeline(parse_module(text), pipeline)
@@ -166,6 +152,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--seeds-only", action="store_true", help="print mismatching seeds only")
     parser.add_argument(
+        "--all-passes",
+        action="store_true",
+        help="every pass by its Shardy name, each in the pipeline and on the programs "
+        "tests/pass_programs.PASS_PIPELINES gives it",
+    )
+    parser.add_argument(
         "--conservative",
         action="store_true",
         help="run every pass with conservative-propagation=true",
@@ -176,27 +168,43 @@ def main(argv: list[str] | None = None) -> int:
     warnings.simplefilter("ignore", PropagationWarning)
 
     passes = [p.strip() for p in args.passes.split(",") if p.strip()]
+    if args.all_passes:  # (--passes, given, picks among them)
+        chosen = passes if args.passes != parser.get_default("passes") else PASS_PIPELINES
+        passes = [p for p in sorted(PASS_PIPELINES) if p in chosen]
     excluded = [name.strip() for name in args.exclude.split(",") if name.strip()]
     tallies = {p: Tally() for p in passes}
     start = time.perf_counter()
     for seed in range(args.first_seed, args.first_seed + args.programs):
+        if args.all_passes:
+            for p in passes:
+                case = PASS_PIPELINES[p]
+                text = program(seed, case.programs, max_ops=args.max_ops)
+                if not any(name in text for name in excluded):
+                    outcome = compare(text, f"builtin.module({case.pipeline})")
+                    if outcome is not None:
+                        tallies[p].add(seed, outcome)
+            continue
         text = normalize(random_program(seed, max_ops=args.max_ops))
         if any(name in text for name in excluded):
             continue
         for p in passes:
             options = "{conservative-propagation=true}" if args.conservative else ""
-            tallies[p].add(seed, compare(text, f"builtin.module({p}{options})"))
+            outcome = compare(text, f"builtin.module({p}{options})")
+            if outcome is not None:
+                tallies[p].add(seed, outcome)
     elapsed = time.perf_counter() - start
 
     if args.seeds_only:
         for p, tally in tallies.items():
             print(p, " ".join(str(seed) for seed, _ in tally.mismatches))
         return 0
-    print(f"{'pass':<26}{'programs':>9}{'identical':>11}{'values matching':>20}{'match rate':>12}")
+    width = max(26, *(len(p) + 2 for p in passes))
+    header = f"{'programs':>9}{'identical':>11}{'values matching':>20}{'match rate':>12}"
+    print(f"{'pass':<{width}}{header}")
     for p, t in tallies.items():
         rate = 100.0 * t.matching / t.total if t.total else 100.0
         print(
-            f"{p:<26}{t.programs:>9}{t.identical:>11}{f'{t.matching}/{t.total}':>20}{rate:>11.2f}%"
+            f"{p:<{width}}{t.programs:>9}{t.identical:>11}{f'{t.matching}/{t.total}':>20}{rate:>11.2f}%"
         )
     print(f"({elapsed:.1f} s, max_ops={args.max_ops})")
     for p, t in tallies.items():
