@@ -24,9 +24,12 @@ from shardonnay.propagation.validation import PropagationWarning
 
 PROGRAMS_PER_PASS = 12
 
-# Shardy's passes, as jaxlib 0.10.2 registers them (and MLIR's two that its
-# pipelines run); convert-global-to-local is compared in test_global_to_local.
-SHARDY_PASSES = sorted({*PASS_PIPELINES, "sdy-convert-global-to-local"})
+# Shardy's passes, as jaxlib 0.10.2 registers them, and MLIR's two that its
+# pipelines run; convert-global-to-local is compared in test_global_to_local, and
+# verify-unreduced-axes, which jaxlib lacks, below.
+SHARDY_PASSES = sorted(
+    {*PASS_PIPELINES, "sdy-convert-global-to-local", "sdy-verify-unreduced-axes"}
+)
 
 
 def test_every_pass_is_known() -> None:
@@ -263,3 +266,57 @@ def test_data_flow_edge_verifiers_say_what_shardy_says() -> None:
 
     for text in (two_users, of_a_constraint, func_edge_of_an_op):
         assert not jaxlib_accepts(text)
+
+
+# -- passes jaxlib 0.10.2's Shardy lacks (written from Shardy's source) ---------------------
+
+UNREDUCED_X = '<@mesh, [{}, {}], unreduced={"x"}>'
+
+
+def _unreduced_program(negated: str, returned: str, reshard: bool = False) -> str:
+    """A dot_general whose contracting dim is split over "x" (its result
+    unreduced over "x"), maybe resharded, negated (`negated`: the negate's
+    sharding, if any) and returned (`returned`: the result's, if any)."""
+    source = "%0"
+    lines = []
+    if reshard:
+        lines.append("  %r = sdy.reshard %0 <@mesh, [{}, {}]> : tensor<8x2xf32>")
+        source = "%r"
+    negate = f" {{sdy.sharding = #sdy.sharding_per_value<[{negated}]>}}" if negated else ""
+    lines.append(f"  %1 = stablehlo.negate {source}{negate} : tensor<8x2xf32>")
+    result = f" {{sdy.sharding = #sdy.sharding{returned}}}" if returned else ""
+    return MESH + (
+        "func.func @main(\n"
+        '    %arg0: tensor<8x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"x"}]>},\n'
+        '    %arg1: tensor<4x2xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>})\n'
+        f"    -> (tensor<8x2xf32>{result}) {{\n"
+        "  %0 = stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0]\n"
+        f"      {{sdy.sharding = #sdy.sharding_per_value<[{UNREDUCED_X}]>}}\n"
+        "      : (tensor<8x4xf32>, tensor<4x2xf32>) -> tensor<8x2xf32>\n"
+        + "\n".join(lines)
+        + "\n  return %1 : tensor<8x2xf32>\n}\n"
+    )
+
+
+def test_jaxlib_lacks_verify_unreduced_axes() -> None:
+    pytest.importorskip("jax")
+    from jaxlib.mlir import passmanager
+
+    from mlir_oracle import _context
+
+    with _context(), pytest.raises(Exception, match="does not refer to a registered pass"):
+        passmanager.PassManager.parse("builtin.module(func.func(sdy-verify-unreduced-axes))")
+
+
+def test_verify_unreduced_axes_follows_shardys_rules() -> None:
+    pipeline = "builtin.module(func.func(sdy-verify-unreduced-axes))"
+    # a dot_general may make its result unreduced; an elementwise op keeps it
+    kept = _unreduced_program(UNREDUCED_X, UNREDUCED_X)
+    assert _ours(kept, pipeline) == parse_module(kept).to_text()
+    with pytest.raises(IRError, match="stablehlo.negate: dropped unreduced axis 'x' without"):
+        _ours(_unreduced_program("", UNREDUCED_X), pipeline)
+    with pytest.raises(IRError, match="func.return: has unreduced axes mismatch for 'x'"):
+        _ours(_unreduced_program(UNREDUCED_X, ""), pipeline)
+    # a reshard (an sdy op) is where an unreduced axis may be reduced
+    reduced = _unreduced_program("", "", reshard=True)
+    assert _ours(reduced, pipeline) == parse_module(reduced).to_text()

@@ -123,6 +123,7 @@ def _register_steps() -> None:
     from shardonnay.propagation import sharding_constraints as constraints
     from shardonnay.propagation.flatten_call_graph import flatten_call_graph
     from shardonnay.propagation.module_edits import drop_sharding_rules
+    from shardonnay.propagation.unreduced_axes import verify_unreduced_axes
 
     steps: dict[str, tuple[Step, dict[str, str]]] = {
         "symbol-dce": (call_graph.symbol_dce, {}),
@@ -173,6 +174,7 @@ def _register_steps() -> None:
         "sdy-drop-sharding-and-mesh": (mesh_passes.drop_sharding_and_mesh, {}),
         "sdy-remove-propagation-debug-info": (pipeline.remove_propagation_debug_info, {}),
         "canonicalize": (pipeline.canonicalize, dict(_CANONICALIZE)),
+        "sdy-verify-unreduced-axes": (verify_unreduced_axes, {}),
     }
     for name, (step, options) in steps.items():
         register_pass(name, options)(_in_place(step))
