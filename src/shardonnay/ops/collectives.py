@@ -227,6 +227,8 @@ def exchange(
     """
     if op.name == "stablehlo.all_reduce":
         return all_reduce(operands, groups, reduction(op.regions[0], interp))
+    if op.name == "stablehlo.cross-replica-sum":  # the legacy all-reduce that sums
+        return all_reduce(operands, groups, np.add)
     if op.name == "stablehlo.all_gather":
         return all_gather(operands, groups, _int(op, "all_gather_dim"))
     if op.name == "stablehlo.reduce_scatter":

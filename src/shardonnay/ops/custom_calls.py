@@ -6,12 +6,14 @@ shardonnay does not know the target. Known are:
 
 - the partitioner's annotations (`@Sharding`, `@annotate_device_placement`:
   identities; `@SPMDFullToShardShape` / `@SPMDShardToFullShape` where they
-  keep the shape);
+  keep the shape), and the moves between memories and layouts that keep the
+  values (`@MoveToHost`, `@MoveToDevice`, `@LayoutConstraint`);
+- `@mhlo.erf` (as `chlo.erf`) and `@mhlo.topk` (as `chlo.top_k`);
 - the LAPACK kernels JAX's CPU lowering calls (`@lapack_sgesdd_ffi`, ...: LU,
   QR, Cholesky, triangular solves, symmetric and general eigenproblems,
   SVD; `s`, `d`, `c`, `z` for f32, f64, complex64, complex128), the GPU
   solvers that compute the same (`@cusolver_*_ffi`, `@hipsolver_*_ffi`,
-  `@cu_lu_pivots_to_permutation`, ...) and XLA's own (`@Qr`,
+  `@cu_lu_pivots_to_permutation`, ...) and XLA's own (`@Qr`, `@QrDecompositionBlock`,
   `@ProductOfElementaryHouseholderReflectors`, `@Eigh`, `@LuDecomposition`),
   computed by `shardonnay.ops.lapack`;
 - host callbacks (`jax.pure_callback`, `jax.experimental.io_callback`,
@@ -171,6 +173,33 @@ def _identity(op: Op, args: list) -> list:
             "represent"
         )
     return [args[0]]
+
+
+def _erf(op: Op, args: list) -> list:
+    """`@mhlo.erf`: the error function elementwise, as `chlo.erf` computes it."""
+    from shardonnay.ops.registry import lookup
+
+    _expect(op, 1, 1, args)
+    return lookup("chlo.erf").evaluate(op, args, None)
+
+
+def _top_k(op: Op, args: list) -> list:
+    """`@mhlo.topk` `{mhlo.attributes = {k = 2 : i64, largest = true}}`: the k
+    largest (smallest) values along the last dim, in order, and their indices;
+    equal values keep their order."""
+    _expect(op, 1, 2, args)
+    attributes = op.attributes.get("mhlo.attributes", {})
+    k = attributes.get("k") if isinstance(attributes, dict) else None
+    count = _shape(op, 0)[-1] if not isinstance(k, IntegerAttr) else k.value
+    largest = attributes.get("largest", True) if isinstance(attributes, dict) else True
+    x = np.asarray(args[0])
+    if x.ndim == 0 or not 0 <= count <= x.shape[-1] or _shape(op, 0)[-1] != count:
+        raise IRError(f"custom call @{_target(op)}: cannot take {count} of {x.shape}")
+    keys = x.astype(np.float64) if x.dtype.kind in "biu" else x
+    keys = -keys if largest is True else keys
+    indices = np.argsort(keys, axis=-1, kind="stable")[..., :count]
+    index_type = op.result_types[1].dtype  # type: ignore[union-attr]
+    return [np.take_along_axis(x, indices, axis=-1), indices.astype(index_type)]
 
 
 def _callback(op: Op, args: list) -> list:
@@ -334,7 +363,13 @@ _TABLE: dict[str, Semantics] = {
     "SPMDShardToFullShape": _identity,
     "cu_lu_pivots_to_permutation": _pivots_to_permutation,
     "hip_lu_pivots_to_permutation": _pivots_to_permutation,
+    "MoveToHost": _identity,  # memory spaces and layouts leave the values alone
+    "MoveToDevice": _identity,
+    "LayoutConstraint": _identity,
+    "mhlo.erf": _erf,
+    "mhlo.topk": _top_k,
     "Qr": _geqrf,
+    "QrDecompositionBlock": _geqrf,  # the blocked form of the same factorization
     "ProductOfElementaryHouseholderReflectors": _householder_product,
     "Eigh": _xla_eigh,
     "LuDecomposition": _xla_lu,
