@@ -365,17 +365,26 @@ def test_cli_partition_devices_compares_the_xla_run(on_xla):
     )
 
 
-def test_xla_text_has_no_shardings_and_manual_main():
+def test_xla_text_runs_the_device_program_in_a_manual_computation():
     pytest.importorskip("jax")
     from mlir_oracle import jaxlib_asm
     from shardonnay.runtime.pjrt import xla_text
 
     local = shardonnay.partition(shardonnay.parse_module(SMALL))
     text = xla_text(local, 4)
-    assert "sdy." not in text
+    device_program, entry = text.split("func.func public @main")
+    assert "func.func private @shardonnay_device_program(%arg0: tensor<3xf32>)" in device_program
+    assert device_program.count("sdy.") == 1  # the partitions' mesh; no shardings
+    assert 'sdy.mesh @shardonnay_partitions = <["p"=4]>' in device_program
+    assert "stablehlo.all_reduce" in device_program
+    # each partition's 3 elements are a slice of the 12 of @main; the scalar result is per partition
+    assert (
+        '(%arg0: tensor<12xf32> {sdy.sharding = #sdy.sharding<@shardonnay_partitions, [{"p"}]>})'
+        in entry
+    )
+    assert 'manual_axes={"p"}' in entry and "call @shardonnay_device_program" in entry
+    assert "mhlo.sharding" not in text
     assert "mhlo.num_partitions = 4 : i32" in text
-    assert text.count('mhlo.sharding = "{manual}"') == 2  # one argument, one result
-    assert "stablehlo.all_reduce" in text
     assert jaxlib_asm(text) == text
 
 

@@ -13,13 +13,17 @@ The steps:
    `collective_broadcast` becomes rounds of `collective_permute`, groups of
    different sizes padded with -1 are evened out); the program text loses
    its sharding annotations (`sdy.mesh` ops, every `sdy.*` attribute:
-   jaxlib's `sdy-drop-sharding-and-mesh` pass); `@main`'s
-   arguments and results are marked `mhlo.sharding = "{manual}"` (each device
-   holds its own buffer, XLA's partitioner leaves them alone) and the module
-   gets `mhlo.num_partitions = n`;
-2. XLA compiles it with SPMD partitioning on, partition `d` on the `d`-th of
+   jaxlib's `sdy-drop-sharding-and-mesh` pass); its `@main` becomes
+   `@shardonnay_device_program`, called by a new `@main` inside an
+   `sdy.manual_computation` over the axis `"p"` of a mesh of the `n`
+   partitions (as `jax.shard_map` lowers: each partition's buffers are
+   slices of dim 0 of `@main`'s, and XLA's partitioner leaves the body
+   alone), and the module gets `mhlo.num_partitions = n`;
+2. XLA compiles it with Shardy's partitioner, partition `d` on the `d`-th of
    the given devices (whose `stablehlo.partition_id` is then `d`, as in the
-   simulator);
+   simulator); ops XLA cannot compile are an `UnsupportedOpError` first
+   (`check_compilable`), and executables are kept per program and devices
+   (`compiled`);
 3. every device is handed the buffers `simulator.device_inputs` gives it
    (`layout.shard` of each global input, padded where shards are uneven,
    poisoned padding and filler buffers off a smaller mesh, as in
@@ -38,11 +42,9 @@ For example, with 8 CPU devices::
 
 from __future__ import annotations
 
-import contextlib
 import os
 import sys
-import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -146,8 +148,7 @@ def compiled(local_module: Module, devices: Sequence[Any]):
     key = (text, tuple(d.id for d in devices), devices[0].client)
     executable = _EXECUTABLES.get(key)
     if executable is None:
-        with xla_log_filtered():
-            executable = _compile(_import_jax(), text, list(devices))
+        executable = _compile(_import_jax(), text, list(devices))
         if len(_EXECUTABLES) >= _KEPT_EXECUTABLES:
             _EXECUTABLES.pop(next(iter(_EXECUTABLES)))
         _EXECUTABLES[key] = executable
@@ -175,31 +176,99 @@ def _where(op) -> str:
 
 
 def xla_text(local_module: Module, partitions: int) -> str:
-    """The text of `local_module` as XLA compiles it for `partitions` devices:
-    its collectives the ones XLA runs (`xla_compat.xla_compatible`), no sdy
-    meshes or shardings, `@main`'s arguments and results manual, and
+    """The text of `local_module` as XLA compiles it for `partitions` devices
+    (see the module docstring): its collectives the ones XLA runs
+    (`xla_compat.xla_compatible`), its sdy meshes and shardings dropped, its
+    `@main` renamed `@shardonnay_device_program` and called from a new
+    `@main` inside an `sdy.manual_computation` over the partitions, and
     `mhlo.num_partitions` set. Parsed and printed by jaxlib's MLIR."""
     _import_jax()
     from jax._src.interpreters import mlir as jax_mlir
     from jaxlib.mlir import ir, passmanager
 
-    with jax_mlir.make_ir_context():
+    with jax_mlir.make_ir_context(), ir.Location.unknown():
         module = ir.Module.parse(xla_compatible(local_module, partitions).to_text())
         passmanager.PassManager.parse("builtin.module(sdy-drop-sharding-and-mesh)").run(
             module.operation
         )
-        manual = ir.DictAttr.get({"mhlo.sharding": ir.StringAttr.get("{manual}")})
-        for op in module.body.operations:
-            op = op.operation
-            if op.name != "func.func" or ir.StringAttr(op.attributes["sym_name"]).value != "main":
-                continue
-            signature = ir.FunctionType(ir.TypeAttr(op.attributes["function_type"]).value)
-            op.attributes["arg_attrs"] = ir.ArrayAttr.get([manual] * len(signature.inputs))
-            op.attributes["res_attrs"] = ir.ArrayAttr.get([manual] * len(signature.results))
+        (device_program,) = [
+            op.operation
+            for op in module.body.operations
+            if op.operation.name == "func.func"
+            and ir.StringAttr(op.operation.attributes["sym_name"]).value == "main"
+        ]
+        signature = ir.FunctionType(ir.TypeAttr(device_program.attributes["function_type"]).value)
+        device_program.attributes["sym_name"] = ir.StringAttr.get(DEVICE_PROGRAM)
+        device_program.attributes["sym_visibility"] = ir.StringAttr.get("private")
+        for name in ("arg_attrs", "res_attrs"):
+            if name in device_program.attributes:
+                del device_program.attributes[name]
+        entry = ir.Module.parse(
+            _entry_text(
+                [ir.RankedTensorType(t) for t in signature.inputs],
+                [ir.RankedTensorType(t) for t in signature.results],
+                partitions,
+            )
+        )
+        mesh, _, main = [op.operation for op in entry.body.operations]  # _: the declaration
+        first = module.body.operations[0].operation
+        mesh.move_before(first)
+        main.move_after(device_program)
         i32 = ir.IntegerType.get_signless(32)
         module.operation.attributes["mhlo.num_partitions"] = ir.IntegerAttr.get(i32, partitions)
         module.operation.attributes["mhlo.num_replicas"] = ir.IntegerAttr.get(i32, 1)
         return module.operation.get_asm(enable_debug_info=False)
+
+
+DEVICE_PROGRAM = "shardonnay_device_program"
+PARTITIONS_MESH = "shardonnay_partitions"
+
+
+def _entry_text(inputs: list, results: list, partitions: int) -> str:
+    """`@main` of the stacked buffers (each partition's buffer one slice of
+    dim 0; a scalar's the same on every partition as far as the partitioner
+    is concerned), calling the device program in a manual computation over
+    the axis `"p"` of the partitions, next to the mesh and a declaration of
+    the device program (which lets the text verify on its own)."""
+
+    def stacked(t) -> tuple[str, str]:
+        if t.rank == 0:
+            return str(t), f"<@{PARTITIONS_MESH}, []>"
+        shape = "x".join(str(n) for n in [t.shape[0] * partitions, *t.shape[1:]])
+        dims = ", ".join(['{"p"}'] + ["{}"] * (t.rank - 1))
+        return f"tensor<{shape}x{t.element_type}>", f"<@{PARTITIONS_MESH}, [{dims}]>"
+
+    def joined(items) -> str:
+        return ", ".join(items)
+
+    ins, outs = [stacked(t) for t in inputs], [stacked(t) for t in results]
+    local_in, local_out = joined(str(t) for t in inputs), joined(str(t) for t in results)
+    arguments = joined(
+        f"%arg{i}: {t} {{sdy.sharding = #sdy.sharding{s}}}" for i, (t, s) in enumerate(ins)
+    )
+    returned = joined(f"{t} {{sdy.sharding = #sdy.sharding{s}}}" for t, s in outs)
+    n = len(results)
+    group = "" if n == 0 else ("%r = " if n == 1 else f"%r:{n} = ")
+    call = "" if n == 0 else ("%c = " if n == 1 else f"%c:{n} = ")
+    values = ["%r"] if n == 1 else [f"%r#{i}" for i in range(n)]
+    calls = ["%c"] if n == 1 else [f"%c#{i}" for i in range(n)]
+    locals_ = joined(f"%l{i}: {t}" for i, t in enumerate(inputs))
+    sdy_return = f"sdy.return {joined(calls)} : {local_out}" if n else "sdy.return"
+    func_return = f"return {joined(values)} : {joined(t for t, _ in outs)}" if n else "return"
+    return f"""
+sdy.mesh @{PARTITIONS_MESH} = <["p"={partitions}]>
+func.func private @{DEVICE_PROGRAM}({local_in}) -> ({local_out})
+func.func public @main({arguments}) -> ({returned}) {{
+  {group}sdy.manual_computation({joined(f"%arg{i}" for i in range(len(inputs)))})
+      in_shardings=[{joined(s for _, s in ins)}] out_shardings=[{joined(s for _, s in outs)}]
+      manual_axes={{"p"}} ({locals_}) {{
+    {call}func.call @{DEVICE_PROGRAM}({joined(f"%l{i}" for i in range(len(inputs)))})
+        : ({local_in}) -> ({local_out})
+    {sdy_return}
+  }} : ({joined(t for t, _ in ins)}) -> ({joined(t for t, _ in outs)})
+  {func_return}
+}}
+"""
 
 
 def _import_jax():
@@ -230,39 +299,6 @@ def host_devices_for(count: int) -> str | None:
     return f"XLA's CPU client gets {count} devices ({flag})"
 
 
-@contextlib.contextmanager
-def xla_log_filtered() -> Iterator[None]:
-    """Keeps XLA's log lines that say nothing to the user (`XLA_LOG_NOISE`)
-    off stderr while the block runs: the C++ runtime writes to file
-    descriptor 2 directly, so it is sent to a temporary file, and what is not
-    noise is written back to `sys.stderr` afterwards."""
-    try:
-        sys.stderr.flush()
-        saved = os.dup(2)
-    except (OSError, ValueError):  # no file descriptor 2 to borrow
-        yield
-        return
-    with tempfile.TemporaryFile() as log:
-        os.dup2(log.fileno(), 2)
-        try:
-            yield
-        finally:
-            os.dup2(saved, 2)
-            os.close(saved)
-            log.seek(0)
-            lines = log.read().decode(errors="replace").splitlines(keepends=True)
-            kept = [line for line in lines if not any(n in line for n in XLA_LOG_NOISE)]
-            if kept:
-                sys.stderr.write("".join(kept))
-                sys.stderr.flush()
-
-
-# Lines of XLA's log about how it partitions per-device programs: its GSPMD
-# partitioner only keeps their manual shardings, and it warns that GSPMD is
-# deprecated.
-XLA_LOG_NOISE = ("GSPMD sharding propagation is going to be deprecated",)
-
-
 def choose_devices(jax, devices: Sequence[Any] | None, count: int) -> list[Any]:
     """The first `count` of `devices`, by default of `jax.devices()` (of the
     CPU devices when the accelerators are too few); `DeviceUnavailableError`
@@ -291,6 +327,7 @@ def _compile(jax, text: str, devices: list[Any]):
     build.num_partitions = len(devices)
     build.num_replicas = 1
     build.use_spmd_partitioning = True
+    build.use_shardy_partitioner = True
     build.device_assignment = xla_client.DeviceAssignment.create(
         np.array([d.id for d in devices]).reshape(1, len(devices))
     )
@@ -315,12 +352,10 @@ def _device_array(jax, buffers: list[np.ndarray], devices: list[Any]):
 
 __all__ = [
     "XLA_CUSTOM_CALLS",
-    "XLA_LOG_NOISE",
     "check_compilable",
     "choose_devices",
     "compiled",
     "host_devices_for",
     "run_on_devices",
-    "xla_log_filtered",
     "xla_text",
 ]
