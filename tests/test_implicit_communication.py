@@ -197,12 +197,15 @@ def test_every_corpus_program_where_the_device_program_moves_more_leaves_implici
 ):
     """Where the per-device program receives more bytes than the collectives of
     Shardy's partitioned program, that program left ops needing communication
-    its collectives do not make (and ours, identical, finds the same ops)."""
+    its collectives do not make (and ours finds the same ops, but the
+    elementwise chlo ops, which ours gives the rules of what they compute)."""
     more = []
     for name, (original, shardy) in shardy_partitioned.items():
         found = implicit_communication(shardy)
         ours = implicit_communication(explicit_collectives(original))
-        assert [(f.op, f.reason) for f in ours] == [(f.op, f.reason) for f in found], name
+        ruled = [f for f in found if f.op.startswith("chlo.") and f.op != "chlo.top_k"]
+        expected = [(f.op, f.reason) for f in found if f not in ruled]
+        assert [(f.op, f.reason) for f in ours] == expected, name
         local = collective_costs(partition(original)).bytes_received
         if local > collective_costs(shardy).bytes_received:
             more.append(name)

@@ -12,6 +12,14 @@ sorted in descending total order (NaN above +inf, -NaN below -inf, -0.0 below
 0.0), equal entries in the order of their indices, and their int32 indices.
 
 The transcendental functions compute in float64 and round to the result type.
+
+Shardy has no sharding rules for chlo ops (its propagation stops at them and
+its partitioner leaves their operands gathered). shardonnay's partitioner
+gives the elementwise ones the rule of what they compute, pointwise like the
+StableHLO ops they expand into (`square` is `multiply(x, x)`), written on
+the op as a custom `sdy.sharding_rule` (`write_computed_rules`), so that a
+sharded layer-norm variance or Adam moment stays sharded. The passes named
+after Shardy's leave chlo ops without a rule, as Shardy does.
 """
 
 from __future__ import annotations
@@ -24,9 +32,10 @@ import numpy as np
 
 from shardonnay.errors import IRError, UnsupportedOpError
 from shardonnay.ir.attributes import IntegerAttr
-from shardonnay.ir.core import Op
+from shardonnay.ir.core import Module, Op
 from shardonnay.ir.types import TensorType, Type, is_complex, is_float, is_integer
-from shardonnay.ops.registry import OpDef, mark_inherent, register
+from shardonnay.ops.registry import OpDef, lookup, mark_inherent, register
+from shardonnay.sharding_rule import OpShardingRule
 
 # -- syntax shared by the ops ------------------------------------------------------------------
 
@@ -197,6 +206,57 @@ _UNARY: dict[str, tuple[Callable[[np.ndarray], np.ndarray], bool]] = {
 for _name, (_fn, _complex_ok) in _UNARY.items():
     register(_name, ElementwiseOp(1, _fn, complex_ok=_complex_ok))
 register("chlo.next_after", NextAfterOp())
+
+
+# -- the rules of what elementwise chlo ops compute --------------------------------------------
+
+RULE_ATTRIBUTE = "sdy.sharding_rule"
+
+
+def computed_rule(op: Op) -> OpShardingRule | None:
+    """The sharding rule of what `op` computes: pointwise for the elementwise
+    chlo ops (as for `stablehlo.multiply`, which `chlo.square` expands into);
+    None for other ops.
+
+    >>> from shardonnay.syntax.mlir_reader import parse_module
+    >>> m = parse_module('''
+    ... func.func @main(%a: tensor<4x8xf32>) -> tensor<4x8xf32> {
+    ...   %0 = chlo.square %a : tensor<4x8xf32> -> tensor<4x8xf32>
+    ...   return %0 : tensor<4x8xf32>
+    ... }''')
+    >>> print(computed_rule(m.function("main").body.ops[0]))
+    #sdy.op_sharding_rule<([i, j])->([i, j]) {i=4, j=8}>
+    """
+    from shardonnay.ops.elementwise import pointwise_rule
+
+    if not isinstance(lookup(op.name), ElementwiseOp):
+        return None
+    if not all(isinstance(v.type, TensorType) for v in [*op.operands, *op.results]):
+        return None
+    return pointwise_rule(op, op.result_types[0].shape)
+
+
+def write_computed_rules(module: Module) -> Module:
+    """Writes `computed_rule` on every elementwise chlo op of `module` that has
+    no `sdy.sharding_rule` yet (in place; returns `module`). Shardy reads such
+    a rule as a custom rule, so the program propagates alike there.
+
+    >>> from shardonnay.syntax.mlir_reader import parse_module
+    >>> m = parse_module('''
+    ... func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {
+    ...   %0 = chlo.erf %a : tensor<4xf32> -> tensor<4xf32>
+    ...   return %0 : tensor<4xf32>
+    ... }''')
+    >>> op = write_computed_rules(m).function("main").body.ops[0]
+    >>> print(op.attributes[RULE_ATTRIBUTE])
+    #sdy.op_sharding_rule<([i])->([i]) {i=4}>
+    """
+    for op in module.walk():
+        if op.name.startswith("chlo.") and RULE_ATTRIBUTE not in op.attributes:
+            rule = computed_rule(op)
+            if rule is not None:
+                op.attributes[RULE_ATTRIBUTE] = rule
+    return module
 
 
 # -- top_k -------------------------------------------------------------------------------------

@@ -92,9 +92,10 @@ def propagated_program(module: Module, *, propagate: bool = True) -> Module:
     from shardonnay.ops.chlo import write_computed_rules
     from shardonnay.propagation.pipeline import propagation_pipeline
 
-    # Elementwise chlo ops get the rules of what they compute (Shardy has none).
+    # Elementwise chlo ops get the rules of what they compute (Shardy has none),
+    # for propagation and again after it (it drops rules) for the reshards.
     source = write_computed_rules(module.copy())
-    return propagation_pipeline(source) if propagate else source
+    return write_computed_rules(propagation_pipeline(source) if propagate else source)
 
 
 def explicit_collectives(
