@@ -119,6 +119,19 @@ CPU_CASES = {
     "eig": (jnp.linalg.eig, lambda: [_general(4, 4)]),
     "eigvals": (jnp.linalg.eigvals, lambda: [_general(5, 5)]),
     "pinv": (jnp.linalg.pinv, lambda: [_general(5, 3)]),
+    "qr_pivoting": (lambda a: jax.scipy.linalg.qr(a, pivoting=True), lambda: [_general(5, 4)]),
+    "qr_pivoting_wide": (
+        lambda a: jax.scipy.linalg.qr(a, pivoting=True, mode="economic"),
+        lambda: [_general(3, 5, dtype=np.complex64)],
+    ),
+    "hessenberg": (
+        lambda a: jax.scipy.linalg.hessenberg(a, calc_q=True),
+        lambda: [_general(5, 5)],
+    ),
+    "hessenberg_complex": (
+        jax.scipy.linalg.hessenberg,
+        lambda: [_general(4, 4, dtype=np.complex64)],
+    ),
     "lstsq": (lambda a, b: jnp.linalg.lstsq(a, b)[0], lambda: [_general(6, 3), _general(6)]),
 }
 
@@ -243,6 +256,27 @@ def test_orgqr_rebuilds_q_from_the_reflectors():
     q = lapack.orgqr(packed, taus)
     np.testing.assert_allclose(np.conj(q.T) @ q, np.eye(4), atol=1e-12)
     np.testing.assert_allclose(q @ np.triu(packed[:4]), a, atol=1e-12)
+
+
+def test_geqp3_pivots_by_norm_and_keeps_fixed_columns_first():
+    a = _general(6, 5, dtype=np.float64)
+    packed, jpvt, taus = lapack.geqp3(a, np.array([0, 0, 0, 1, 0], np.int32))
+    assert jpvt[0] == 4 and sorted(jpvt.tolist()) == [1, 2, 3, 4, 5]
+    r = np.triu(packed[:5])
+    q = lapack.orgqr(packed, taus)
+    np.testing.assert_allclose(q @ r, a[:, jpvt - 1], atol=1e-12)
+    assert np.all(np.diff(np.abs(np.diag(r))[1:]) <= 1e-12)  # free columns: largest first
+
+
+def test_gehrd_is_a_similarity_to_hessenberg_form():
+    a = _general(2, 5, 5, dtype=np.complex128)
+    packed, taus = lapack.gehrd(a)
+    h = np.triu(packed, -1)
+    reflectors = np.zeros_like(packed)
+    reflectors[:, 1:, :4] = np.tril(packed[:, 1:, :4], -1)
+    q = np.tile(np.eye(5, dtype=complex), (2, 1, 1))
+    q[:, 1:, 1:] = lapack.orgqr(reflectors[:, 1:, :4], taus)
+    np.testing.assert_allclose(q @ h @ np.conj(np.swapaxes(q, -1, -2)), a, atol=1e-12)
 
 
 def test_geev_left_vectors():

@@ -222,6 +222,26 @@ def _geqrf(op: Op, args: list) -> list:
     return list(lapack.geqrf(_matrix(op, args)))
 
 
+def _geqp3(op: Op, args: list) -> list:
+    """`(a, jpvt) -> (packed, jpvt 1-based, taus)`: QR with column pivoting."""
+    _expect(op, 2, 3, args)
+    return list(lapack.geqp3(_matrix(op, args), np.asarray(args[1])))
+
+
+def _gehrd(op: Op, args: list) -> list:
+    """`(a) -> (packed, taus, info)`: Hessenberg reduction of rows `low..high`."""
+    _expect(op, 1, 3, args)
+    a = _square(op, args)
+    n = a.shape[-1]
+    low, high = _config(op).get("low"), _config(op).get("high")
+    low = low.value if isinstance(low, IntegerAttr) else 1
+    high = high.value if isinstance(high, IntegerAttr) else n
+    if not 1 <= low <= max(high, 1) <= max(n, 1):
+        raise IRError(f"custom call @{_target(op)}: needs 1 <= low <= high <= {n}")
+    packed, taus = lapack.gehrd(a, low=low, high=high)
+    return [packed, taus, np.zeros(a.shape[:-2], np.int32)]
+
+
 def _orgqr(op: Op, args: list) -> list:
     _expect(op, 2, 1, args)
     q = lapack.orgqr(_matrix(op, args), np.asarray(args[1]))
@@ -334,6 +354,8 @@ def _xla_lu(op: Op, args: list) -> list:
 _LAPACK_ROUTINES: dict[str, Semantics] = {
     "getrf": _getrf,
     "geqrf": _geqrf,
+    "geqp3": _geqp3,
+    "gehrd": _gehrd,
     "orgqr": _orgqr,
     "ungqr": _orgqr,
     "potrf": _potrf,

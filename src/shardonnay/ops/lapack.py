@@ -27,6 +27,8 @@ import numpy as np
 __all__ = [
     "eig",
     "eigh",
+    "gehrd",
+    "geqp3",
     "geqrf",
     "getrf",
     "orgqr",
@@ -123,6 +125,103 @@ def geqrf(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         return a.copy(), np.zeros((*batch, k), a.dtype)
     h, taus = np.linalg.qr(a, mode="raw")
     return np.swapaxes(h, -1, -2), taus
+
+
+def _reflector(x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """`?larfg` on each row of `x` (a stack of vectors): `(beta, v, tau)` with
+    `(I - tau [1; v] [1; v]^H)^H x = [beta; 0]`, `beta` real; `tau = 0` where
+    `x` needs no reflection."""
+    alpha, rest = x[:, 0], x[:, 1:]
+    norm = np.sqrt(np.sum(np.abs(rest) ** 2, axis=1))
+    identity = (norm == 0) & (np.imag(alpha) == 0)
+    beta = -np.copysign(np.sqrt(np.abs(alpha) ** 2 + norm**2), np.real(alpha))
+    safe_beta = np.where(identity, 1, beta)
+    tau = np.where(identity, 0, (safe_beta - alpha) / safe_beta)
+    scale = np.where(identity, 1, alpha - safe_beta)
+    v = np.where(identity[:, None], 0, rest / scale[:, None])
+    return np.where(identity, alpha, beta).astype(x.dtype), v.astype(x.dtype), tau.astype(x.dtype)
+
+
+def _reflect_left(block: np.ndarray, v: np.ndarray, tau: np.ndarray) -> None:
+    """`block := (I - conj(tau) w w^H) block` for `w = [1; v]`, in place (stacked)."""
+    w = np.concatenate([np.ones((v.shape[0], 1), v.dtype), v], axis=1)
+    product = np.einsum("bi,bij->bj", np.conj(w), block)
+    block -= np.conj(tau)[:, None, None] * w[:, :, None] * product[:, None, :]
+
+
+def _reflect_right(block: np.ndarray, v: np.ndarray, tau: np.ndarray) -> None:
+    """`block := block (I - tau w w^H)` for `w = [1; v]`, in place (stacked)."""
+    w = np.concatenate([np.ones((v.shape[0], 1), v.dtype), v], axis=1)
+    product = np.einsum("bij,bj->bi", block, w)
+    block -= tau[:, None, None] * product[:, :, None] * np.conj(w)[:, None, :]
+
+
+def geqp3(a: np.ndarray, jpvt: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """QR with column pivoting (`?geqp3`): `(packed, jpvt, taus)`, `A P = Q R`.
+
+    Columns with a nonzero `jpvt` entry are moved to the front first (in
+    order); then each step takes the free column of largest remaining norm.
+    `jpvt[j]` (1-based) is the column of `A` that is column `j` of `A P`.
+
+    >>> packed, jpvt, taus = geqp3(np.array([[1.0, 0.0], [0.0, 2.0]]), np.zeros(2, np.int32))
+    >>> jpvt.tolist(), np.diag(packed).tolist()
+    ([2, 1], [-2.0, -1.0])
+    """
+    a = _wide(a).copy()
+    *batch, m, n = a.shape
+    k = min(m, n)
+    flat = a.reshape(-1, m, n)
+    count = flat.shape[0]
+    fixed = np.asarray(jpvt).reshape(count, n) != 0
+    order = np.argsort(~fixed, axis=1, kind="stable")  # fixed columns first, in order
+    flat = np.take_along_axis(flat, order[:, None, :], axis=2)
+    n_fixed = fixed.sum(axis=1)
+    taus = np.zeros((count, k), flat.dtype)
+    rows = np.arange(count)
+    for j in range(k):
+        norms = np.sqrt(np.sum(np.abs(flat[:, j:, j:]) ** 2, axis=1))
+        free = np.arange(j, n)[None, :] >= np.maximum(n_fixed, j)[:, None]
+        candidates = np.where(free, norms, -1)
+        p = np.where(j < n_fixed, j, j + np.argmax(candidates, axis=1))
+        here, there = flat[rows, :, j].copy(), flat[rows, :, p].copy()
+        flat[rows, :, j], flat[rows, :, p] = there, here
+        o_here, o_there = order[rows, j].copy(), order[rows, p].copy()
+        order[rows, j], order[rows, p] = o_there, o_here
+        beta, v, tau = _reflector(flat[:, j:, j])
+        taus[:, j] = tau
+        _reflect_left(flat[:, j:, j + 1 :], v, tau)
+        flat[:, j, j] = beta
+        flat[:, j + 1 :, j] = v
+    return (
+        flat.reshape(a.shape),
+        (order + 1).astype(np.int32).reshape(*batch, n),
+        taus.reshape(*batch, k),
+    )
+
+
+def gehrd(a: np.ndarray, *, low: int = 1, high: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Reduction to upper Hessenberg form (`?gehrd`): `(packed, taus)`,
+    `A = Q H Q^H`; rows and columns `low..high` (1-based) are reduced, `H`
+    on and above the first subdiagonal, the reflectors' vectors below it,
+    `taus` of length `n - 1` (zero outside `low..high - 1`).
+
+    >>> packed, taus = gehrd(np.array([[1.0, 2.0, 0.0], [3.0, 4.0, 0.0], [4.0, 0.0, 5.0]]))
+    >>> float(packed[1, 0]), taus.tolist()
+    (-5.0, [1.6, 0.0])
+    """
+    a = _wide(a).copy()
+    n = a.shape[-1]
+    high = n if high is None else high
+    flat = a.reshape(-1, n, n)
+    taus = np.zeros((flat.shape[0], max(n - 1, 0)), flat.dtype)
+    for i in range(low - 1, high - 1):
+        beta, v, tau = _reflector(flat[:, i + 1 : high, i])
+        taus[:, i] = tau
+        _reflect_right(flat[:, :high, i + 1 : high], v, tau)
+        _reflect_left(flat[:, i + 1 : high, i + 1 :], v, tau)
+        flat[:, i + 1, i] = beta
+        flat[:, i + 2 : high, i] = v
+    return flat.reshape(a.shape), taus.reshape(*a.shape[:-2], max(n - 1, 0))
 
 
 def orgqr(packed: np.ndarray, taus: np.ndarray) -> np.ndarray:
