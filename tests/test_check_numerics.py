@@ -34,6 +34,7 @@ MLP = ROOT / "examples" / "mlp.mlir"
 TRAIN_STEP = ROOT / "tests" / "corpus" / "mlp_train_step.mlir"
 BLOCK_FORWARD = ROOT / "tests" / "corpus" / "transformer_block_forward.mlir"
 BLOCK_BACKWARD = ROOT / "tests" / "corpus" / "transformer_block_backward.mlir"
+SCAN = ROOT / "tests" / "corpus" / "scan_rnn.mlir"
 
 # A sum over a dim of 7 split 4 ways: the last device's shard is half padding,
 # which the per-device program masks before it sums.
@@ -166,8 +167,8 @@ def test_bf16_training_step_passes_where_its_own_dtype_tolerance_fails():
     assert not info.value.result.ok
 
 
-@pytest.mark.parametrize("path", [BLOCK_FORWARD, BLOCK_BACKWARD])
-def test_bf16_transformer_blocks_pass(path):
+@pytest.mark.parametrize("path", [BLOCK_FORWARD, BLOCK_BACKWARD, SCAN])
+def test_bf16_transformer_blocks_and_a_scanned_loop_pass(path):
     result = check(_program(path, "bf16"), seed=1)
     assert result.ok and {o.dtype for o in result.outputs} == {"bfloat16"}
 
