@@ -99,33 +99,51 @@ def propagated_program(module: Module, *, propagate: bool = True) -> Module:
 
 
 def explicit_collectives(
-    module: Module, *, propagate: bool = True, reshards: str = "shardonnay"
+    module: Module,
+    *,
+    propagate: bool = True,
+    reshards: str = "shardonnay",
+    max_devices: int | None = None,
 ) -> Module:
     """The global program of `module` with explicit collectives: steps 1 to 3 of
-    the module docstring, on a copy (`module` is unchanged)."""
+    the module docstring, on a copy (`module` is unchanged). Raises
+    `PartitionError` up front when a mesh has more devices than `max_devices`
+    (`shardonnay.partition.device_limit`)."""
     from shardonnay.ir.structure import check_structure
+    from shardonnay.partition.device_limit import check_device_count
     from shardonnay.partition.explicit_reshards import insert_explicit_reshards
     from shardonnay.partition.planned_reshards import lower_reshards
 
     check_structure(module)  # bounded nesting, no recursive calls: IRError
+    check_device_count(module, max_devices=max_devices)
     program = propagated_program(module, propagate=propagate)
     insert_explicit_reshards(program, full_version=True)
     return lower_reshards(program, reshards=reshards)
 
 
-def partition(module: Module, *, propagate: bool = True, reshards: str = "shardonnay") -> Module:
+def partition(
+    module: Module,
+    *,
+    propagate: bool = True,
+    reshards: str = "shardonnay",
+    max_devices: int | None = None,
+) -> Module:
     """The per-device (SPMD) program of `module` (a new module; `module` is unchanged).
 
     `propagate=False` skips Shardy's propagation pipeline: the shardings the
     program has are the ones partitioned (a value without one is
     replicated); `reshards` picks how reshards become collectives (see the
     module docstring). Raises `PartitionError` naming the op that cannot be
-    made local (see `shardonnay.partition.global_to_local`).
+    made local (see `shardonnay.partition.global_to_local`), or up front when
+    a mesh has more devices than `max_devices` (default
+    `$SHARDONNAY_MAX_DEVICES`, else 4096: `shardonnay.partition.device_limit`).
     """
     from shardonnay.partition.global_to_local import convert_global_to_local
 
-    explicit = explicit_collectives(module, propagate=propagate, reshards=reshards)
-    return convert_global_to_local(explicit)
+    explicit = explicit_collectives(
+        module, propagate=propagate, reshards=reshards, max_devices=max_devices
+    )
+    return convert_global_to_local(explicit, max_devices=max_devices)
 
 
 def describe_costs(module: Module, explicit: Module, local: Module) -> str:
@@ -391,6 +409,12 @@ def _mismatch(result: CheckResult, returned: list[str]) -> CheckError:
         )
         if result.rtol:
             tolerance += f", + {result.rtol:g} * |exact|"
+        if first.max_abs_error <= first.abs_tolerance and first.rms_error is not None:
+            tolerance += (
+                f"; but its RMS error {first.rms_error:.3g} is more than "
+                f"{result.rounding / 2:g} times the unpartitioned program's "
+                f"{first.own_rms_error:.3g}"
+            )
     else:
         atol = "sqrt(eps) * scale" if result.atol is None else f"{first.abs_tolerance:.3g}"
         tolerance = f"tolerance {atol} + {result.rtol:g} * |expected|"
