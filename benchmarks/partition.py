@@ -4,6 +4,8 @@
     python benchmarks/partition.py --programs mlp_forward,uneven_shapes --detail
     python benchmarks/partition.py --quick               # a few small programs
     python benchmarks/partition.py --random 500          # random programs, summed up
+    python benchmarks/partition.py --models              # the real models of tests/models
+    python benchmarks/partition.py --models gpt2_3d_train --check
 
 For every corpus program (tests/corpus/*.mlir, 8 devices), the bytes the
 busiest device receives over the whole program, and the number of
@@ -44,6 +46,19 @@ many programs each of shardonnay's columns beats, ties or exceeds Shardy's
 count on, and whether every program whose per-device program exceeds it
 has ops Shardy's program leaves implicit.
 
+With `--models [NAMES]`, a table per model of tests/models (training and
+inference steps of flax, transformers, equinox and optax programs, made by
+scripts/export_models.py): shardonnay's per-device program, Shardy's
+partitioner's count and XLA's compiled HLO as `jax.jit` compiled it (stored
+with the model), each as bytes received by the busiest device, communicating
+collectives, alpha-beta time (`CostModel()`'s defaults for all three) and
+peak memory per device (shardonnay: `peak_memory` of the per-device program,
+arguments live throughout, nothing donated; XLA: `memory_analysis()`'s
+arguments + outputs - aliases + temporaries; Shardy has no per-device
+program, so none). `--check` also runs `shardonnay.check` on the model's
+stored inputs (the per-device program simulated on 8 devices, judged against
+the unpartitioned program's own rounding).
+
 Formulas (per device, n devices in a group): ring all-gather (n-1) shards,
 ring reduce-scatter (n-1) result shards, ring all-reduce 2(n-1)/n of the
 buffer, pairwise all-to-all (n-1)/n of the buffer, permute the moved buffer.
@@ -78,6 +93,7 @@ from shardonnay.partition.program import explicit_collectives, partition  # noqa
 from shardonnay.syntax.mlir_reader import parse_module  # noqa: E402
 
 CORPUS = ROOT / "tests" / "corpus"
+MODELS = ROOT / "tests" / "models"
 PROPAGATION = "builtin.module(sdy-propagation-pipeline)"
 SHARDY_PARTITIONER = (
     "builtin.module(sdy-propagation-pipeline, "
@@ -209,6 +225,129 @@ def random_summary(count: int) -> None:
         print(f"  not compared ({len(failed)}): {', '.join(failed[:10])}")
 
 
+@dataclass(frozen=True)
+class ModelRow:
+    """One partitioner on one model: what the busiest device receives, in how
+    many collectives and how long, and its peak memory (None: not known)."""
+
+    who: str
+    bytes_received: int
+    collectives: int
+    time_s: float
+    peak_bytes: int | None
+
+    def cells(self) -> list[str]:
+        peak = "-" if self.peak_bytes is None else f"{self.peak_bytes:,} B"
+        return [
+            self.who,
+            f"{self.bytes_received:,} B",
+            str(self.collectives),
+            f"{self.time_s * 1e6:,.1f} us",
+            peak,
+        ]
+
+
+def model_names() -> list[str]:
+    return sorted(p.stem for p in MODELS.glob("*.mlir"))
+
+
+def model_inputs(name: str) -> list:
+    """The stored arguments of `@main` of model `name`, in order."""
+    import numpy as np
+
+    with np.load(MODELS / f"{name}.npz") as archive:
+        count = sum(1 for k in archive.files if k.startswith("input"))
+        return [archive[f"input{i}"] for i in range(count)]
+
+
+def model_rows(name: str, *, with_check: bool) -> tuple[list[ModelRow], str]:
+    """The three rows of model `name` and a note (what Shardy leaves implicit, check)."""
+    import json
+    import warnings
+
+    from shardonnay.partition.memory import peak_memory
+    from shardonnay.partition.program import check
+
+    text = (MODELS / f"{name}.mlir").read_text()
+    xla_info = json.loads((MODELS / f"{name}.json").read_text())["xla"]
+    module = parse_module(text)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # propagation's notes about ops without rules
+        local = partition(module)
+    ours = collective_costs(local)
+    theirs = shardy(text)
+    rows = [
+        ModelRow(
+            "shardonnay per-device",
+            ours.bytes_received,
+            len(ours.communicating),
+            ours.time_s,
+            peak_memory(local),
+        ),
+        ModelRow(
+            "Shardy's count",
+            theirs.bytes_received,
+            len(theirs.communicating),
+            theirs.time_s,
+            None,
+        ),
+        ModelRow(
+            "XLA",
+            xla_info["bytes_received"],
+            xla_info["collectives"],
+            xla_info["time_s"],
+            xla_info["peak_bytes"],
+        ),
+    ]
+    notes = [f"implicit in Shardy's program: {shardy_implicit(text)}"]
+    if with_check:
+        start = time.perf_counter()
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                check(module, inputs=model_inputs(name))
+            notes.append(f"check: ok ({time.perf_counter() - start:.1f} s)")
+        except ShardonnayError as e:
+            notes.append(f"check: FAILED: {str(e).splitlines()[0][:100]}")
+    return rows, "; ".join(notes)
+
+
+def models_summary(names: list[str], *, with_check: bool) -> None:
+    """A table per model and the totals over them."""
+    import json
+
+    header = ["", "received (busiest device)", "collectives", "alpha-beta time", "peak memory"]
+    totals: dict[str, list[float]] = {}
+    for name in names:
+        description = json.loads((MODELS / f"{name}.json").read_text())["description"]
+        rows, note = model_rows(name, with_check=with_check)
+        table = [header, *(row.cells() for row in rows)]
+        widths = [max(len(r[i]) for r in table) for i in range(len(header))]
+        print(f"{name}: {description}")
+        for r in table:
+            print(
+                "  "
+                + "  ".join(
+                    c.rjust(w) if i else c.ljust(w)
+                    for i, (c, w) in enumerate(zip(r, widths, strict=True))
+                )
+            )
+        print(f"  {note}")
+        print()
+        for row in rows:
+            total = totals.setdefault(row.who, [0, 0, 0.0])
+            total[0] += row.bytes_received
+            total[1] += row.collectives
+            total[2] += row.time_s
+    print(f"total over {len(names)} models")
+    for who, (received, count, seconds) in totals.items():
+        line = f"{int(received):>10,} B  {int(count):>5} collectives  {seconds * 1e6:>9,.1f} us"
+        print(f"  {who:<22} {line}")
+    xla_bytes = totals["XLA"][0]
+    ours_bytes = totals["shardonnay per-device"][0]
+    print(f"  shardonnay per-device / XLA: {ours_bytes / xla_bytes:.2f}x bytes")
+
+
 def measure(fn: Callable[[str], CostReport], text: str) -> Cell:
     start = time.perf_counter()
     try:
@@ -224,9 +363,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help=f"only {', '.join(QUICK)}")
     parser.add_argument("--detail", action="store_true", help="per-collective tables too")
     parser.add_argument("--random", type=int, metavar="N", help="random programs 0..N-1 instead")
+    parser.add_argument(
+        "--models",
+        nargs="?",
+        const="",
+        metavar="NAMES",
+        help="the real models of tests/models instead (comma-separated names: some of them)",
+    )
+    parser.add_argument("--check", action="store_true", help="with --models: run check too")
     args = parser.parse_args(argv)
     if args.random:
         random_summary(args.random)
+        return 0
+    if args.models is not None:
+        known = model_names()
+        wanted = args.models.split(",") if args.models else known
+        unknown = sorted(set(wanted) - set(known))
+        if unknown:
+            parser.error(f"no model(s) {', '.join(unknown)}; known: {', '.join(known)}")
+        models_summary(wanted, with_check=args.check)
         return 0
     names = sorted(p.stem for p in CORPUS.glob("*.mlir"))
     if args.programs:
