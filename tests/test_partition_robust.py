@@ -6,12 +6,18 @@ reference interpreter on the unpartitioned program.
 """
 
 import itertools
+import time
 
 import numpy as np
 import pytest
 
+import shardonnay
 from shardonnay import parse_module
+from shardonnay.cli import main
+from shardonnay.errors import PartitionError
 from shardonnay.ir.types import ELEMENT_TYPES, is_complex, is_float, numpy_dtype
+from shardonnay.partition.device_limit import ENVIRONMENT_VARIABLE
+from shardonnay.partition.global_to_local import convert_global_to_local
 from shardonnay.partition.program import check, explicit_collectives
 from shardonnay.runtime.element_values import highest, lowest, poison, value_kind
 from shardonnay.runtime.interpreter import run
@@ -300,3 +306,54 @@ def test_zero_size_tensors_partition_and_simulate(name: str) -> None:
     assert result.ok
     results = module.function("main").type.results
     assert [o.shape for o in result.outputs] == [r.shape for r in results]
+
+
+# -- meshes of many devices -----------------------------------------------------------------------
+
+
+def mesh_program(x: int, y: int) -> str:
+    return (
+        f'sdy.mesh @mesh = <["x"={x}, "y"={y}]>\n'
+        'func.func @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>})'
+        " -> tensor<8x8xf32> {\n"
+        "  %0 = stablehlo.add %arg0, %arg0 : tensor<8x8xf32>\n"
+        "  return %0 : tensor<8x8xf32>\n}"
+    )
+
+
+@pytest.mark.parametrize("size", [1000, 1_000_000])
+def test_a_mesh_over_the_device_limit_is_rejected_up_front(size: int) -> None:
+    module = parse_module(mesh_program(size, size))
+    start = time.process_time()
+    with pytest.raises(PartitionError, match=rf"{size * size} devices, more than the 4096"):
+        shardonnay.partition(module)
+    with pytest.raises(PartitionError, match="more than the 64"):
+        convert_global_to_local(module, max_devices=64)
+    assert time.process_time() - start < 5
+
+
+def test_the_device_limit_can_be_raised(monkeypatch) -> None:
+    module = parse_module(mesh_program(8, 16))  # 128 devices
+    with pytest.raises(PartitionError, match="128 devices, more than the 100"):
+        shardonnay.partition(module, max_devices=100)
+    monkeypatch.setenv(ENVIRONMENT_VARIABLE, "100")
+    with pytest.raises(PartitionError, match="more than the 100"):
+        check(module)
+    assert check(parse_module(mesh_program(2, 4))).ok
+    local = shardonnay.partition(module, max_devices=128)
+    assert local.function("main").type.inputs[0].shape == (1, 8)
+    monkeypatch.setenv(ENVIRONMENT_VARIABLE, "many")
+    with pytest.raises(PartitionError, match="not a number of devices"):
+        shardonnay.partition(module)
+
+
+def test_the_cli_says_how_to_raise_the_device_limit(tmp_path, capsys, monkeypatch) -> None:
+    monkeypatch.delenv(ENVIRONMENT_VARIABLE, raising=False)  # unset again after the test
+    path = tmp_path / "mesh.mlir"
+    path.write_text(mesh_program(1000, 1000))
+    assert main(["partition", str(path)]) == 1
+    assert "--max-devices N" in capsys.readouterr().err
+    path.write_text(mesh_program(8, 16))
+    assert main(["partition", str(path), "--max-devices", "64"]) == 1
+    assert "128 devices, more than the 64" in capsys.readouterr().err
+    assert main(["partition", str(path), "--max-devices", "128"]) == 0

@@ -103,6 +103,13 @@ def add_command(commands: argparse._SubParsersAction) -> None:
         action="store_true",
         help="print the global program with explicit sdy collectives instead",
     )
+    partition.add_argument(
+        "--max-devices",
+        type=int,
+        metavar="N",
+        help="partition for meshes of at most N devices (default $SHARDONNAY_MAX_DEVICES, "
+        "else 4096); a larger mesh is an error",
+    )
     add_quiet_option(partition)
     add_input_format_option(partition)
     partition.set_defaults(run=run)
@@ -119,6 +126,13 @@ def run(args: argparse.Namespace) -> int:
         validate_tolerance(f"--{name.replace('_', '-')}", getattr(args, name))
     if args.seed < 0:
         raise ShardonnayError(f"--seed must be >= 0, got {args.seed}")
+    if args.max_devices is not None:
+        import os
+
+        from shardonnay.partition.device_limit import ENVIRONMENT_VARIABLE, device_limit
+
+        # every step reads the limit from the environment (check's included)
+        os.environ[ENVIRONMENT_VARIABLE] = str(device_limit(args.max_devices))
     module = read_program(args)
     verify(module)
     propagate = not args.no_propagate

@@ -56,11 +56,13 @@ __all__ = [
 class _PartitionPackage(types.ModuleType):
     """The `shardonnay.partition` package, which partitions when called."""
 
-    def __call__(self, module: Module, *, propagate: bool = True) -> Module:
-        """`shardonnay.partition.program.partition(module, propagate=propagate)`."""
+    def __call__(
+        self, module: Module, *, propagate: bool = True, max_devices: int | None = None
+    ) -> Module:
+        """`shardonnay.partition.program.partition(module, propagate=..., max_devices=...)`."""
         from shardonnay.partition.program import partition
 
-        return partition(module, propagate=propagate)
+        return partition(module, propagate=propagate, max_devices=max_devices)
 
 
 sys.modules[__name__].__class__ = _PartitionPackage

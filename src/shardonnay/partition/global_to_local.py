@@ -97,6 +97,7 @@ from shardonnay.mesh import Mesh
 from shardonnay.partition import local_collectives
 from shardonnay.partition.axis_lists import mesh_ordered
 from shardonnay.partition.cost import SDY_COLLECTIVES
+from shardonnay.partition.device_limit import check_device_count, check_devices
 from shardonnay.partition.local_context import (
     I64,
     LocalContext,
@@ -150,20 +151,24 @@ GLOBAL_SHAPE = "shardonnay.global_shape"  # of arguments and results with uneven
 _SUM_KINDS = {"sum": "stablehlo.add", "max": "stablehlo.maximum", "min": "stablehlo.minimum"}
 
 
-def convert_global_to_local(module: Module, *, poison_padding: bool = False) -> Module:
+def convert_global_to_local(
+    module: Module, *, poison_padding: bool = False, max_devices: int | None = None
+) -> Module:
     """The per-device program of `module` (a new module; `module` is unchanged).
 
     With `poison_padding`, the padding slots the program makes for uneven shards
     hold NaN (floats) or a large sentinel (integers) instead of zeros: run with
     `simulate` (which poisons the padding of its inputs too), any padding that
-    reaches a result shows."""
-    conversion = _Conversion(module)
+    reaches a result shows. Raises `PartitionError` up front when the program
+    spans more devices than `max_devices` (`shardonnay.partition.device_limit`)."""
+    check_device_count(module, max_devices=max_devices)
+    conversion = _Conversion(module, max_devices)
     conversion.ctx.poison_padding = poison_padding
     return conversion.run()
 
 
 class _Conversion:
-    def __init__(self, module: Module):
+    def __init__(self, module: Module, max_devices: int | None = None):
         self.source = module
         self.meshes: dict[str, Mesh] = dict(module.meshes)
         self.out = Module(name=module.name, attributes=dict(module.attributes))
@@ -173,6 +178,7 @@ class _Conversion:
         # (partial global value, block) -> its reduced local value, usable in that block
         self.completed: dict[tuple[Value, int], Value] = {}
         found = collect_shardings(module)
+        check_devices(max(found.num_devices, found.mesh.size), "the program", max_devices)
         self.mesh, self.sharded = found.mesh, found.sharded  # the largest mesh of split values
         self.ctx = LocalContext(
             Builder(self.out), self.meshes, self.mesh, found.shardings, next_channel(module)

@@ -107,22 +107,27 @@ def schedule(plan: Exchange, devices: Sequence[int]) -> Schedule:
     need = {d: 0 for d in devices}
     for (receiver, _, _), q in wanted.items():
         need[receiver] += len(q)
+    # each transfer joins the first round of its operand and width where its
+    # receiver and sender are both free (the busy devices of a round kept as sets)
     rounds: list[tuple[int, int, list]] = []  # (operand, width, windows)
+    busy: list[tuple[set[int], set[int]]] = []  # per round: (receivers, senders)
+    of_kind: dict[tuple[int, int], list[int]] = {}  # (operand, width) -> its rounds
     for key in sorted(wanted, key=lambda t: (t[2], -len(wanted[t]), t[0], t[1])):
         receiver, sender, j = key
         width = len(wanted[key])
+        candidates = of_kind.setdefault((j, width), [])
         chosen = next(
-            (
-                r
-                for r in rounds
-                if r[:2] == (j, width) and all(receiver != o[0] and sender != o[1] for o in r[2])
-            ),
+            (i for i in candidates if receiver not in busy[i][0] and sender not in busy[i][1]),
             None,
         )
         if chosen is None:
-            chosen = (j, width, [])
-            rounds.append(chosen)
-        chosen[2].append((receiver, sender, tuple(sorted(wanted[key]))))
+            chosen = len(rounds)
+            rounds.append((j, width, []))
+            busy.append((set(), set()))
+            candidates.append(chosen)
+        rounds[chosen][2].append((receiver, sender, tuple(sorted(wanted[key]))))
+        busy[chosen][0].add(receiver)
+        busy[chosen][1].add(sender)
     return Schedule(rows, tuple(Round(j, w, tuple(windows)) for j, w, windows in rounds), need)
 
 

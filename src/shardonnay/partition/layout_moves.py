@@ -66,8 +66,9 @@ def spanned_axes(mesh: Mesh | None, groups: Sequence[Sequence[int]]) -> tuple[st
     if mesh is None:
         return ()
     varying: set[int] = set()
+    members = frozenset(mesh.device_list)
     for group in groups:
-        coords = [mesh.coords_of(d) for d in group if d in mesh.device_list]
+        coords = [mesh.coords_of(d) for d in group if d in members]
         for c in coords[1:]:
             varying.update(i for i, (a, b) in enumerate(zip(coords[0], c, strict=True)) if a != b)
     return tuple(mesh.axis_names[i] for i in sorted(varying))
@@ -191,13 +192,14 @@ class _Senders:
 
     def __init__(self, mesh: Mesh, num_devices: int):
         self.mesh = mesh
+        self.members = frozenset(mesh.device_list)
         self.sent = [0] * num_devices
 
     def pick(self, holders: Sequence[int], receiver: int, num_bytes: int) -> int:
         coords = self.mesh.coords_of(receiver)
 
         def rank(s: int) -> tuple[int, int, int]:
-            if s not in self.mesh.device_list:  # a device of another mesh: the farthest
+            if s not in self.members:  # a device of another mesh: the farthest
                 return len(coords) + 1, self.sent[s], s
             distance = sum(a != b for a, b in zip(self.mesh.coords_of(s), coords, strict=True))
             return distance, self.sent[s], s

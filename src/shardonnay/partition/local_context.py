@@ -139,6 +139,7 @@ class LocalContext:
         self.num_devices = mesh.size  # the devices running the program (the largest mesh's)
         self.partial: dict[Value, Partial] = {}  # global values whose local ones are partial
         self.poison_padding = False  # fill padding slots with NaN / a sentinel, not 0
+        self.encoded: dict[tuple, DenseElementsAttr] = {}  # constants' attributes by content
 
     # -- shardings and local types ------------------------------------------------------------
 
@@ -221,7 +222,13 @@ class LocalContext:
         return StructAttr("stablehlo.channel_handle", (("handle", handle), ("type", 1)))
 
     def constant(self, array, type: TensorType) -> Value:
-        attr = DenseElementsAttr.from_numpy(np.asarray(array), type)
+        array = np.asarray(array)
+        # the same tables (offsets per device) come again and again: their
+        # attributes, which are values, are encoded once
+        key = (type, array.dtype.str, array.shape, array.tobytes())
+        attr = self.encoded.get(key)
+        if attr is None:
+            attr = self.encoded[key] = DenseElementsAttr.from_numpy(array, type)
         return self.value("stablehlo.constant", [], type, {"value": attr})
 
     def i64(self, value: int) -> Value:

@@ -381,6 +381,11 @@ def fetch_tiles(
         raise PartitionError("too many tiles")
     held = _slot_starts(source, held_size, mesh)
     wanted = _slot_starts(target, want_size, target_mesh)
+    # source buffers start at multiples of their size: the one holding a
+    # position starts at the position rounded down (devices by that start)
+    holding: dict[tuple[int, ...], list[int]] = {}
+    for device, lo in held.items():
+        holding.setdefault(tuple(lo), []).append(device)
     copies: list[dict[int, tuple[list[int], list[int]]]] = []  # device -> (from, to)
     rounds: list[dict[int, tuple[int, list[int], list[int]]]] = []  # sender -> (receiver, ...)
     busy: list[set[int]] = []  # the receivers of each round
@@ -396,7 +401,7 @@ def fetch_tiles(
                     copies.append({})
                 copies[k][receiver] = (_offsets(at, held[receiver]), to)
                 continue
-            holders = [h for h, lo in held.items() if _holds(lo, held_size, at)]
+            holders = holding[tuple(a - a % n for a, n in zip(at, held_size, strict=True))]
             k, sender = min(
                 (next(k for k in range(len(rounds) + 1) if _free(rounds, busy, k, h, receiver)), h)
                 for h in holders

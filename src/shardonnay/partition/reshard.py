@@ -165,6 +165,31 @@ def reshard_plan(
     """
     shape = tuple(int(d) for d in global_shape)
     src_mesh, dst_mesh = _mesh_of(src, mesh), _mesh_of(dst, mesh)
+    # the same reshard is planned again and again while a program is costed
+    # and converted: plans are values, kept per (shardings, meshes, shape, dtype)
+    key = (src, dst, src_mesh, dst_mesh, shape, np.dtype(dtype).str, shardy_collectives_only)
+    known = _PLANS.get(key)
+    if known is None:
+        known = _PLANS[key] = _plan(src, dst, mesh, src_mesh, dst_mesh, shape, dtype, key[-1])
+        if len(_PLANS) > _PLANS_KEPT:
+            del _PLANS[next(iter(_PLANS))]
+    return known
+
+
+_PLANS: dict[tuple, ReshardPlan] = {}
+_PLANS_KEPT = 512
+
+
+def _plan(
+    src: TensorSharding,
+    dst: TensorSharding,
+    mesh: MeshArg,
+    src_mesh: Mesh,
+    dst_mesh: Mesh,
+    shape: tuple[int, ...],
+    dtype,
+    shardy_collectives_only: bool,
+) -> ReshardPlan:
     src.validate(src_mesh, shape if not src_mesh.is_maximal else None)
     dst.validate(dst_mesh, shape if not dst_mesh.is_maximal else None)
     if set(src_mesh.device_list) != set(dst_mesh.device_list):

@@ -9,7 +9,8 @@ suffix with an all-to-all, permute with the same sharded size per dim,
 reduce, reduce-scatter, mark unreduced, or exchange tiles directly), with
 the bytes one device receives as its cost, computed from the shards'
 intervals (exact for permutes and tile exchanges, `ceil`-padded sizes for
-the rest). Dijkstra's algorithm finds the cheapest path. Axes that both
+the rest). Dijkstra's algorithm finds the cheapest path, expanding at most
+`MAX_EXPANDED` states. Axes that both
 shardings share as the major-most axes of a dim are left alone.
 
 A reshard between two meshes adds a second copy of the states for the
@@ -35,6 +36,14 @@ from shardonnay.sharding import DimSharding, TensorSharding
 
 State = tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]
 """(atoms of each dim major to minor, unreduced atoms sorted)."""
+
+
+MAX_EXPANDED = 1000
+"""States one search expands at most. The states grow with the number of
+atoms (every order of every placement), so a reshard of many atoms on a large
+mesh could take minutes; past this bound the search gives up and the plan is
+the cheapest of the direct tile exchange, the baseline decomposition and the
+gather-move-slice fallback."""
 
 
 class MisalignedAxes(Exception):
@@ -200,10 +209,15 @@ class Search:
         self.goal_dim_of = {a: j for j, atoms in enumerate(self.goal_dims) for a in atoms}
 
     def run(self) -> list[Edge] | None:
+        """The cheapest path (fewest steps among the cheapest), or None when
+        the goal cannot be reached or more than `MAX_EXPANDED` states would
+        have to be expanded to find it (the planner's other candidates are
+        then used)."""
         best = {self.start: (0.0, 0)}
         back: dict = {}
         heap = [(0.0, 0, 0, self.start)]
         counter = itertools.count(1)
+        expanded = 0
         while heap:
             cost, steps, _, node = heapq.heappop(heap)
             if node == self.goal:
@@ -214,6 +228,9 @@ class Search:
                 return path[::-1]
             if best[node] < (cost, steps):
                 continue
+            expanded += 1
+            if expanded > MAX_EXPANDED:
+                return None
             for edge, c in self.moves(node):
                 key = (round(cost + c, 6), steps + 1)
                 if edge.after not in best or key < best[edge.after]:

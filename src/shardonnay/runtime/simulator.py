@@ -57,6 +57,9 @@ def simulate(
     module docstring. With `poison`, the padding slots of uneven input shards
     hold NaN (floats) or a large sentinel (integers) instead of zeros, so that a
     program which lets padding into its results shows it."""
+    from shardonnay.partition.device_limit import check_devices
+
+    check_devices(device_count(local_module, func), "the per-device program")
     count, per_device = device_inputs(local_module, global_inputs, func=func, poison=poison)
     devices = ManualDevices(Mesh({"devices": count}), {}, ("devices",))
     f = local_module.function(func)
