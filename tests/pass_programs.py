@@ -9,8 +9,9 @@ here: `"calls"` (the program becomes a private function `@f` that `@main`
 calls twice), `"inline"` (every mesh written inline in its shardings, as
 `sdy-inline-meshes` writes them), `"manual"` (the program's last value goes
 through an `sdy.manual_computation` on the mesh's first axis when it
-divides) and `"size1"` (the mesh gains an axis of size 1 that shards the
-first argument).
+divides), `"size1"` (the mesh gains an axis of size 1 that shards the
+first argument) and `"barrier"` (the results go through an
+`stablehlo.optimization_barrier`).
 """
 
 from __future__ import annotations
@@ -200,12 +201,30 @@ def with_size_one_axis(text: str) -> str:
     return parse_module(text).to_text()
 
 
+def through_barrier(text: str) -> str:
+    """`text` whose results all go through one `stablehlo.optimization_barrier`."""
+    results = parse_module(text).function("main").type.results
+    lines = text.splitlines()
+    at = max(k for k, line in enumerate(lines) if line.strip().startswith("return "))
+    values = lines[at].strip()[len("return ") :].split(" : ")[0]
+    types = ", ".join(str(t) for t in results)
+    n = len(results)
+    outs = ["%barrier"] if n == 1 else [f"%barrier#{k}" for k in range(n)]
+    head = "" if n == 1 else f":{n}"
+    lines[at : at + 1] = [
+        f"    %barrier{head} = stablehlo.optimization_barrier {values} : {types}",
+        f"    return {', '.join(outs)} : {types}",
+    ]
+    return parse_module("\n".join(lines)).to_text()
+
+
 VARIANTS = {
     "plain": lambda text: text,
     "calls": called_twice,
     "inline": meshes_inline,
     "manual": through_manual_computation,
     "size1": with_size_one_axis,
+    "barrier": through_barrier,
 }
 
 

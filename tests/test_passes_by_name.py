@@ -320,3 +320,24 @@ def test_verify_unreduced_axes_follows_shardys_rules() -> None:
     # a reshard (an sdy op) is where an unreduced axis may be reduced
     reduced = _unreduced_program("", "", reshard=True)
     assert _ours(reduced, pipeline) == parse_module(reduced).to_text()
+
+
+@pytest.mark.parametrize(
+    "passes",
+    [
+        "sdy-add-data-flow-edges,sdy-aggressive-propagate",
+        "sdy-add-data-flow-edges,sdy-basic-propagate,func.func(sdy-sink-data-flow-edges)",
+        "sdy-add-data-flow-edges,sdy-apply-sharding-constraints",
+    ],
+)
+def test_edges_of_optimization_barriers_print_what_shardy_prints(passes: str) -> None:
+    pytest.importorskip("jax")
+    pipeline = f"builtin.module({passes})"
+    compared = 0
+    for seed in range(PROGRAMS_PER_PASS):
+        text = program(seed, "barrier")
+        expected = _shardy(text, pipeline)
+        if expected is not None:
+            compared += 1
+            assert _ours(text, pipeline) == expected, f"seed {seed}"
+    assert compared >= PROGRAMS_PER_PASS // 2
