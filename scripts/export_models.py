@@ -9,7 +9,8 @@ and 3D meshes. For each model NAME it writes:
 * ``NAME.mlir``: ``jax.jit(step, in_shardings=..., out_shardings=...).lower(...).as_text()``;
 * ``NAME.npz``: the arguments of ``@main`` (``input0, ...``: real parameters and optimizer
   state from the library's own init and one step, random batches) and JAX's outputs
-  (``output0, ...``);
+  (``output0, ...``); bf16 arrays are stored as raw 2-byte values (``.npz`` has no
+  bfloat16): view them as ``@main``'s types say;
 * ``NAME.json``: what XLA compiled: the per-device collectives of ``compile().as_text()``
   (counted by ``shardonnay.partition.hlo_collectives``) and ``compile().memory_analysis()``,
   with the library versions.
