@@ -313,3 +313,106 @@ def test_a_sharding_group_across_a_data_flow_edge() -> None:
         f"  sdy.sharding_group %0#1 group_id=3 : {W}\n  return %0#0, %0#1 : {W}, {W}",
     )
     _same_as_shardy(text, PIPELINE)
+
+
+# -- constants passed to outlined functions ------------------------------------------------
+
+SPLITTER = "sdy-constant-or-scalar-splitter"
+WHERE = f"""func.func private @_where(%arg0: tensor<f32>, %arg1: tensor<f32>) -> {W} {{
+  %0 = stablehlo.add %arg0, %arg1 : tensor<f32>
+  %1 = stablehlo.broadcast_in_dim %0, dims = [] : (tensor<f32>) -> {W}
+  return %1 : {W}
+}}"""
+TWO_USES = (
+    f"  %1 = stablehlo.add %arg0, %0 : {W}\n  %2 = stablehlo.multiply %arg1, %0 : {W}\n"
+    f"  return %1, %2 : {W}, {W}"
+)
+CALLS_OF_CONSTANTS = {
+    "constants-into-call": (
+        "  %c = stablehlo.constant dense<1.0> : tensor<f32>\n"
+        "  %c0 = stablehlo.constant dense<0.0> : tensor<f32>\n"
+        f"  %0 = call @_where(%c, %c0) : (tensor<f32>, tensor<f32>) -> {W}\n{TWO_USES}",
+        WHERE,
+    ),
+    "an-argument-into-the-call": (
+        "  %c = stablehlo.constant dense<1.0> : tensor<f32>\n"
+        f"  %s = stablehlo.slice %arg0 [0:1, 0:1] : ({W}) -> tensor<1x1xf32>\n"
+        "  %r = stablehlo.reshape %s : (tensor<1x1xf32>) -> tensor<f32>\n"
+        f"  %0 = call @_where(%c, %r) : (tensor<f32>, tensor<f32>) -> {W}\n{TWO_USES}",
+        WHERE,
+    ),
+    "no-operands": (
+        f"  %0 = call @iota() : () -> {W}\n{TWO_USES}",
+        f"func.func private @iota() -> {W} {{\n  %0 = stablehlo.iota dim = 0 : {W}\n"
+        f"  return %0 : {W}\n}}",
+    ),
+    "a-callee-that-transposes": (
+        f"  %c = stablehlo.constant dense<1.0> : {W}\n  %0 = call @g(%c) : ({W}) -> {W}\n"
+        f"{TWO_USES}",
+        f"func.func private @g(%arg0: {W}) -> {W} {{\n"
+        f"  %0 = stablehlo.transpose %arg0, dims = [1, 0] : ({W}) -> tensor<4x8xf32>\n"
+        f"  %1 = stablehlo.reshape %0 : (tensor<4x8xf32>) -> {W}\n  return %1 : {W}\n}}",
+    ),
+    "nested-calls": (
+        "  %c = stablehlo.constant dense<1.0> : tensor<f32>\n"
+        f"  %0 = call @outer(%c) : (tensor<f32>) -> {W}\n{TWO_USES}",
+        f"func.func private @outer(%arg0: tensor<f32>) -> {W} {{\n"
+        f"  %0 = call @_where(%arg0, %arg0) : (tensor<f32>, tensor<f32>) -> {W}\n"
+        f"  %1 = stablehlo.negate %0 : {W}\n  return %1 : {W}\n}}\n{WHERE}",
+    ),
+    "a-constant-op-between": (
+        "  %c = stablehlo.constant dense<1.0> : tensor<f32>\n"
+        f"  %0 = call @_where(%c, %c) : (tensor<f32>, tensor<f32>) -> {W}\n"
+        f"  %n = stablehlo.negate %0 : {W}\n  %1 = stablehlo.add %arg0, %n : {W}\n"
+        f"  %2 = stablehlo.multiply %arg1, %n : {W}\n  return %1, %2 : {W}, {W}",
+        WHERE,
+    ),
+    "two-results": (
+        f"  %c = stablehlo.constant dense<1.0> : {W}\n"
+        f"  %0:2 = call @two(%c) : ({W}) -> ({W}, {W})\n"
+        f"  %1 = stablehlo.add %arg0, %0#0 : {W}\n  %2 = stablehlo.multiply %arg1, %0#1 : {W}\n"
+        f"  return %1, %2 : {W}, {W}",
+        f"func.func private @two(%arg0: {W}) -> ({W}, {W}) {{\n"
+        f"  %0 = stablehlo.negate %arg0 : {W}\n  return %0, %arg0 : {W}, {W}\n}}",
+    ),
+}
+
+
+def _calls_of_constants(name: str, *, sharded: bool) -> str:
+    body, callees = CALLS_OF_CONSTANTS[name]
+    args = f"%arg0: {W} {ON_A}, %arg1: {W} {ON_B_DIM1}" if sharded else f"%arg0: {W}, %arg1: {W}"
+    return _main(args, f"({W}, {W})", body, extra=callees)
+
+
+@pytest.mark.parametrize("name", CALLS_OF_CONSTANTS)
+def test_the_splitter_copies_calls_of_constants_with_their_functions(name) -> None:
+    """A call of a function that computes a constant expression of its
+    arguments, on constants, is a constant expression: each use gets a copy
+    of the call, calling a copy of the function (`_where_0`, `_where_1`)."""
+    _same_as_shardy(_calls_of_constants(name, sharded=False), SPLITTER)
+
+
+@pytest.mark.parametrize("name", CALLS_OF_CONSTANTS)
+def test_each_use_of_a_call_of_constants_is_sharded_its_own_way(name) -> None:
+    out = _same_as_shardy(_calls_of_constants(name, sharded=True), PIPELINE)
+    if name == "constants-into-call":  # `_where` for the add, `_where_0` for the multiply
+        assert "func.func private @_where_0" in out
+
+
+def test_jax_where_and_clip_of_constants_as_shardy_shards_them() -> None:
+    import jax
+    import jax.numpy as jnp
+
+    def f(x, y):
+        mask = jnp.where(jnp.arange(8)[:, None] < 4, 1.0, 0.0) * jnp.ones((8, 4))
+        clipped = jnp.clip(jnp.full((8, 4), 3.0), 0.0, 1.0)
+        return x * mask + clipped, y * mask - clipped
+
+    text = jax.jit(f).lower(jnp.ones((8, 4)), jnp.ones((8, 4))).as_text()
+    assert "call @_where" in text and "call @clip" in text
+    text = text.replace(
+        "@main(%arg0: tensor<8x4xf32>, %arg1: tensor<8x4xf32>)",
+        f"@main(%arg0: {W} {ON_A}, %arg1: {W} {ON_B_DIM1})",
+    ).replace("{\n", "{\n" + MESH + "\n", 1)
+    out = _same_as_shardy(text, PIPELINE)
+    assert "func.func private @clip_1" in out  # one clip per use, sharded differently

@@ -22,10 +22,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from shardonnay.ir.attributes import SymbolRefAttr
 from shardonnay.ir.core import Block, Func, Module, Op, Value
 from shardonnay.ir.types import TensorType
 from shardonnay.ops.elementwise import ElementwiseOp
 from shardonnay.ops.registry import is_registered, lookup
+from shardonnay.propagation.flatten_call_graph import FunctionCopier
 
 __all__ = ["constant_or_scalar_merger", "constant_or_scalar_splitter"]
 
@@ -44,19 +46,63 @@ def _is_elementwise(op: Op) -> bool:
     return is_registered(op.name) and isinstance(lookup(op.name), ElementwiseOp)
 
 
-def _is_constant_expression(op: Op, constants: set[Op]) -> bool:
-    if op.name in ("sdy.constant", "stablehlo.iota"):
-        return True
+def _is_constant_preserving(op: Op) -> bool:
+    """A pure broadcast, reshape, slice or elementwise op: constant when its
+    operands are."""
     preserving = op.name in (
         "stablehlo.broadcast_in_dim",
         "stablehlo.reshape",
         "stablehlo.slice",
     ) or _is_elementwise(op)
-    return (
-        preserving
-        and _is_pure(op)
-        and all(v.op is not None and v.op in constants for v in op.operands)
-    )
+    return preserving and _is_pure(op)
+
+
+class _ConstantFunctions:
+    """Which functions of a module compute a constant expression of their
+    arguments: every op of their body is a constant, an iota, a constant-
+    preserving op or a call of such a function, on arguments and results of
+    such ops. A call of one on constant expressions is a constant expression
+    (JAX outlines `jnp.where` or `clip` of constants into `_where`, `clip`)."""
+
+    def __init__(self, module: Module):
+        self.funcs = {f.name: f for f in module.functions}
+        self.known: dict[str, bool] = {}
+
+    def callee(self, call: Op) -> Func | None:
+        ref = call.attributes.get("callee")
+        func = self.funcs.get(ref.names[-1]) if isinstance(ref, SymbolRefAttr) else None
+        return func if func is not None and not func.is_declaration else None
+
+    def is_constant(self, func: Func) -> bool:
+        if func.name not in self.known:
+            self.known[func.name] = False  # a recursive call is not constant
+            constant: set[Value] = set(func.arguments)
+            result = True
+            for op in func.body.ops:
+                if op.name == "func.return":
+                    continue
+                if not self._is_constant_op(op, lambda v: v in constant):
+                    result = False
+                    break
+                constant.update(op.results)
+            self.known[func.name] = result
+        return self.known[func.name]
+
+    def _is_constant_op(self, op: Op, is_constant) -> bool:
+        if op.name in ("sdy.constant", "stablehlo.constant", "stablehlo.iota"):
+            return True
+        if op.name == "func.call":
+            callee = self.callee(op)
+            if callee is None or not self.is_constant(callee):
+                return False
+        elif not _is_constant_preserving(op):
+            return False
+        return all(is_constant(v) for v in op.operands)
+
+    def is_constant_expression(self, op: Op, constants: set[Op]) -> bool:
+        if op.name in ("sdy.constant", "stablehlo.iota"):
+            return True
+        return self._is_constant_op(op, lambda v: v.op is not None and v.op in constants)
 
 
 def _is_scalar_expansion(op: Op) -> bool:
@@ -73,13 +119,19 @@ def constant_or_scalar_splitter(module: Module) -> None:
     `sdy.constant` (which nothing folds); every use, by an op that is not
     itself a constant expression, of a constant expression (constants, iotas
     and broadcasts, reshapes, slices or elementwise ops of constant
-    expressions) or of a broadcast of a scalar gets its own copy of that
-    sub-computation (scalars are shared), so that each use may be sharded
-    differently. The originals then go (their sharding groups with them).
+    expressions, calls of functions that compute constant expressions of
+    their arguments on constant expressions) or of a broadcast of a scalar
+    gets its own copy of that sub-computation (scalars are shared), so that
+    each use may be sharded differently. A copied call calls a copy of its
+    function (named `_where_0`, `_where_1`, ... as MLIR makes names unique,
+    with `sdy.original_func_name`). The originals then go (their sharding
+    groups with them); functions no longer called stay for `symbol-dce`.
     """
     for op in list(module.walk()):
         if op.name == "stablehlo.constant":
             op.name = "sdy.constant"
+    functions = _ConstantFunctions(module)
+    copier = FunctionCopier(module)
     for func in module.functions:
         if func.is_declaration:
             continue
@@ -91,7 +143,7 @@ def constant_or_scalar_splitter(module: Module) -> None:
         for op in _walk_func(func):
             if op.name == "sdy.sharding_group":
                 continue
-            if _is_constant_expression(op, constant_set):
+            if functions.is_constant_expression(op, constant_set):
                 constants.append(op)
                 constant_set.add(op)
                 continue
@@ -101,7 +153,7 @@ def constant_or_scalar_splitter(module: Module) -> None:
                 continue
             for i, v in enumerate(op.operands):
                 if v.op is not None and (v.op in constant_set or v.op in expansion_set):
-                    op.set_operand(i, _clone_sub_computation(v, edits))
+                    op.set_operand(i, _clone_sub_computation(v, edits, functions, copier))
         for op in [*expansions, *reversed(constants)]:
             users = [u for r in op.results for u in r.users]
             if all(u.name == "sdy.sharding_group" for u in users):
@@ -148,7 +200,9 @@ class _BlockEdits:
         self.blocks.clear()
 
 
-def _clone_sub_computation(value: Value, edits: _BlockEdits) -> Value:
+def _clone_sub_computation(
+    value: Value, edits: _BlockEdits, functions: _ConstantFunctions, copier: FunctionCopier
+) -> Value:
     if _is_scalar(value):
         return value
     mapping: dict[Value, Value] = {}
@@ -161,7 +215,12 @@ def _clone_sub_computation(value: Value, edits: _BlockEdits) -> Value:
         for operand in op.operands:
             if operand.op is not None:
                 clone(operand)
-        edits.insert_before(op, op.clone(mapping))
+        copy = op.clone(mapping)
+        if op.name == "func.call":
+            callee = functions.callee(op)
+            assert callee is not None
+            copy.attributes["callee"] = SymbolRefAttr((copier.clone(callee).name,))
+        edits.insert_before(op, copy)
         for user in v.users:
             if user.name == "sdy.sharding_group":
                 edits.insert_before(op, user.clone(mapping))

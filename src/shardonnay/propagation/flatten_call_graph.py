@@ -28,12 +28,16 @@ from __future__ import annotations
 from shardonnay.ir.attributes import SymbolRefAttr
 from shardonnay.ir.core import Func, Module, Op
 
-__all__ = ["ORIGINAL_NAME", "flatten_call_graph"]
+__all__ = ["ORIGINAL_NAME", "FunctionCopier", "flatten_call_graph"]
 
 ORIGINAL_NAME = "sdy.original_func_name"
 
 
-class _Flattener:
+class FunctionCopier:
+    """Copies functions of `module` (`clone`) and visits its call graph
+    (`visit`); the copies' names are unique as MLIR's symbol table makes
+    them, with one counter for the copier's lifetime (one pass)."""
+
     def __init__(self, module: Module):
         self.module = module
         self.funcs = {f.name: f for f in module.functions}
@@ -88,7 +92,7 @@ class _Flattener:
 
 def flatten_call_graph(module: Module) -> None:
     """`sdy-flatten-call-graph` (see the module docstring)."""
-    flattener = _Flattener(module)
+    flattener = FunctionCopier(module)
     for func in list(module.functions):
         if func.visibility != "private" and not func.is_declaration:
             flattener.visit(func)

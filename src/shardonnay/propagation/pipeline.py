@@ -132,6 +132,7 @@ def propagation_pipeline(
     remove_size_one_axes(module)
     propagate_sharding_from_func_to_call(module)
     constant_or_scalar_splitter(module)
+    symbol_dce(module)  # functions whose calls the splitter copied (with their callees)
     import_func_calls(module)
     apply_sharding_constraints(module)
     sharding_group_import(module)
