@@ -133,6 +133,10 @@ CPU_CASES = {
         lambda: [_general(4, 4, dtype=np.complex64)],
     ),
     "lstsq": (lambda a, b: jnp.linalg.lstsq(a, b)[0], lambda: [_general(6, 3), _general(6)]),
+    "tridiagonal_solve": (
+        jax.lax.linalg.tridiagonal_solve,
+        lambda: [_general(2, 6), _general(2, 6), _general(2, 6), _general(2, 6, 3)],
+    ),
 }
 
 
@@ -277,6 +281,24 @@ def test_gehrd_is_a_similarity_to_hessenberg_form():
     q = np.tile(np.eye(5, dtype=complex), (2, 1, 1))
     q[:, 1:, 1:] = lapack.orgqr(reflectors[:, 1:, :4], taus)
     np.testing.assert_allclose(q @ h @ np.conj(np.swapaxes(q, -1, -2)), a, atol=1e-12)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.complex128])
+def test_gtsv_solves_with_lapacks_pivoting(dtype):
+    n = 7
+    dl, d, du = (_general(3, n, dtype=dtype) for _ in range(3))
+    d[:, 2] = 0  # forces row interchanges
+    b = _general(3, n, 2, dtype=dtype)
+    *_, x, info = lapack.gtsv(dl, d, du, b)
+    a = np.zeros((3, n, n), dtype)
+    for k in range(n):
+        a[:, k, k] = d[:, k]
+        if k:
+            a[:, k, k - 1], a[:, k - 1, k] = dl[:, k], du[:, k - 1]
+    assert not info.any()
+    np.testing.assert_allclose(a @ x, b, atol=1e-10)
+    zero = np.zeros(n)
+    assert int(lapack.gtsv(zero, zero, zero, np.ones((n, 1)))[4]) == 1
 
 
 def test_geev_left_vectors():

@@ -242,6 +242,19 @@ def _gehrd(op: Op, args: list) -> list:
     return [packed, taus, np.zeros(a.shape[:-2], np.int32)]
 
 
+def _gtsv(op: Op, args: list) -> list:
+    """`(dl, d, du, b) -> (dl, d, du, x, info)`: a tridiagonal solve."""
+    _expect(op, 4, 5, args)
+    dl, d, du = (np.asarray(a) for a in args[:3])
+    b = _matrix(op, args, 3)
+    if not dl.shape == d.shape == du.shape or d.shape != b.shape[:-1]:
+        raise IRError(
+            f"custom call @{_target(op)}: dl, d and du must have the shape of b's rows, got "
+            f"{dl.shape}, {d.shape}, {du.shape} for b of shape {b.shape}"
+        )
+    return list(lapack.gtsv(dl, d, du, b))
+
+
 def _orgqr(op: Op, args: list) -> list:
     _expect(op, 2, 1, args)
     q = lapack.orgqr(_matrix(op, args), np.asarray(args[1]))
@@ -356,6 +369,7 @@ _LAPACK_ROUTINES: dict[str, Semantics] = {
     "geqrf": _geqrf,
     "geqp3": _geqp3,
     "gehrd": _gehrd,
+    "gtsv": _gtsv,
     "orgqr": _orgqr,
     "ungqr": _orgqr,
     "potrf": _potrf,

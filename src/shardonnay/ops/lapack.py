@@ -31,6 +31,7 @@ __all__ = [
     "geqp3",
     "geqrf",
     "getrf",
+    "gtsv",
     "orgqr",
     "pivots_to_permutation",
     "potrf",
@@ -104,6 +105,83 @@ def pivots_to_permutation(pivots: np.ndarray, size: int) -> np.ndarray:
         here, there = perm[rows, j].copy(), perm[rows, p].copy()
         perm[rows, j], perm[rows, p] = there, here
     return perm.reshape(*batch, size)
+
+
+def gtsv(
+    dl: np.ndarray, d: np.ndarray, du: np.ndarray, b: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Tridiagonal solve by Gaussian elimination with partial pivoting
+    (`?gtsv`): `(dl, d, du, x, info)` for `A x = b`, `A` with subdiagonal
+    `dl[1:]`, diagonal `d` and superdiagonal `du[:-1]` (JAX's layout: all of
+    length `n`); the first three are the factors LAPACK leaves (in the same
+    layout), `info` the 1-based index of the first zero pivot (then `x` is
+    LAPACK's partial result).
+
+    >>> dl, d, du, x, info = gtsv(np.array([0.0, 1.0]), np.array([2.0, 2.0]),
+    ...                           np.array([1.0, 0.0]), np.array([[3.0], [3.0]]))
+    >>> x.tolist(), int(info)
+    ([[1.0], [1.0]], 0)
+    """
+    dl, d, du, b = _wide(dl).copy(), _wide(d).copy(), _wide(du).copy(), _wide(b).copy()
+    n = d.shape[-1]
+    batch = d.shape[:-1]
+    sub, diag, sup = dl.reshape(-1, n), d.reshape(-1, n), du.reshape(-1, n)
+    rhs = b.reshape(-1, *b.shape[-2:])
+    info = np.zeros(sub.shape[0], np.int32)
+
+    def magnitude(z: np.ndarray) -> np.ndarray:  # LAPACK's cabs1 for complex
+        return np.abs(z.real) + np.abs(z.imag)
+
+    for i in range(n - 1):
+        alive = info == 0
+        keep = magnitude(diag[:, i]) >= magnitude(sub[:, i + 1])
+        zero = alive & keep & (diag[:, i] == 0)
+        info = np.where(zero, i + 1, info).astype(np.int32)
+        go = alive & ~zero
+        plain, swap = go & keep, go & ~keep
+        with np.errstate(divide="ignore", invalid="ignore"):
+            fact = np.where(plain, sub[:, i + 1] / np.where(plain, diag[:, i], 1), 0)
+            fact_swap = np.where(swap, diag[:, i] / np.where(swap, sub[:, i + 1], 1), 0)
+        last = i == n - 2
+        # No interchange: eliminate the subdiagonal entry.
+        d_next = np.where(plain, diag[:, i + 1] - fact * sup[:, i], diag[:, i + 1])
+        b_next = np.where(plain[:, None], rhs[:, i + 1] - fact[:, None] * rhs[:, i], rhs[:, i + 1])
+        # Interchange rows i and i + 1.
+        old_d_next, old_b, old_b_next = (
+            diag[:, i + 1].copy(),
+            rhs[:, i].copy(),
+            rhs[:, i + 1].copy(),
+        )
+        new_sub = sup[:, i + 1] if not last else sub[:, i + 1]
+        diag[:, i] = np.where(swap, sub[:, i + 1], diag[:, i])
+        diag[:, i + 1] = np.where(swap, sup[:, i] - fact_swap * old_d_next, d_next)
+        if not last:
+            sub_i = np.where(swap, new_sub, np.where(plain, 0, sub[:, i + 1]))
+            sup[:, i + 1] = np.where(swap, -fact_swap * sub_i, sup[:, i + 1])
+            sub[:, i + 1] = sub_i
+        sup[:, i] = np.where(swap, old_d_next, sup[:, i])
+        rhs[:, i] = np.where(swap[:, None], old_b_next, rhs[:, i])
+        rhs[:, i + 1] = np.where(swap[:, None], old_b - fact_swap[:, None] * old_b_next, b_next)
+    if n:
+        info = np.where((info == 0) & (diag[:, n - 1] == 0), n, info).astype(np.int32)
+    solved = info == 0
+    x = rhs.copy()
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for i in reversed(range(n)):
+            value = x[:, i].copy()
+            if i + 1 < n:
+                value -= sup[:, i, None] * x[:, i + 1]
+            if i + 2 < n:
+                value -= sub[:, i + 1, None] * x[:, i + 2]
+            pivot = np.where(solved, diag[:, i], 1)[:, None]
+            x[:, i] = np.where(solved[:, None], value / pivot, x[:, i])
+    return (
+        sub.reshape(dl.shape),
+        diag.reshape(d.shape),
+        sup.reshape(du.shape),
+        x.reshape(b.shape),
+        info.reshape(batch),
+    )
 
 
 # -- QR: geqrf, orgqr --------------------------------------------------------------------------
