@@ -103,6 +103,7 @@ def _run_all(args) -> dict[int, tuple[str, str]]:
     limit = int(args.memory_gb * 2**30)
     with tempfile.TemporaryDirectory() as tmp:
         pending = True
+        reported = 0
         while pending or running:
             while pending and len(running) < args.jobs:
                 seed = next(seeds, None)
@@ -117,6 +118,10 @@ def _run_all(args) -> dict[int, tuple[str, str]]:
                 os.close(pipe_write)
                 running[pid] = (seed, pipe_read, time.monotonic() + args.timeout)
             _collect(running, results)
+            if len(results) % 500 == 0 and results and len(results) != reported:
+                reported = len(results)
+                kinds = Counter(kind for kind, _ in results.values())
+                print(f"  {reported} inputs: {dict(kinds)}", file=sys.stderr, flush=True)
     return results
 
 

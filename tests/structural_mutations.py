@@ -9,8 +9,8 @@ shapes, deleted terminators, huge, zero and negative dims, nesting 1,000 and
 more levels deep, 1M-element literals, literals out of range for each element
 type, NUL and invalid UTF-8 bytes, invalid shardings and meshes inside
 otherwise valid programs, meshes of a million devices and more, missing
-meshes, duplicate names, uses before definitions, recursive calls, and plain
-line and token edits.
+meshes, duplicate names, uses before definitions, recursive calls, chains of
+hundreds of calls, and plain line and token edits.
 """
 
 from __future__ import annotations
@@ -275,6 +275,24 @@ def recursion(rng, text):
     return out
 
 
+def deep_calls(rng, text):
+    """A chain of calls 100 or 700 functions long, from the first function."""
+    m = re.search(r"func\.func (?:public |private )?@(\w+)\((%\w+): (tensor<[^>]*>)", text)
+    if m is None:
+        return None
+    length, arg, type = rng.choice([100, 700]), m[2], m[3]
+    call = f"    %chain = call @chain0({arg}) : ({type}) -> {type}\n"
+    out = _insert_after_signature(text, m.start(), call)
+    for i in range(length):
+        inner = f"call @chain{i + 1}(%a)" if i < length - 1 else "stablehlo.negate %a"
+        suffix = f" : ({type}) -> {type}" if i < length - 1 else f" : {type}"
+        out += (
+            f"\nfunc.func private @chain{i}(%a: {type}) -> {type} {{\n"
+            f"  %0 = {inner}{suffix}\n  return %0 : {type}\n}}\n"
+        )
+    return out
+
+
 def edit_line(rng, text):
     lines = text.split("\n")
     i = rng.randrange(len(lines))
@@ -340,12 +358,13 @@ MUTATIONS: dict[str, Callable[[random.Random, str], str | bytes | None]] = {
         duplicate_function,
         use_before_def,
         recursion,
+        deep_calls,
         edit_line,
         edit_token,
     )
 }
 #: Mutations that make large texts, left out where a test must be fast.
-EXPENSIVE = ("big_literal", "deep_regions", "deep_attribute")
+EXPENSIVE = ("big_literal", "deep_regions", "deep_attribute", "deep_calls")
 
 
 def mutate(

@@ -9,7 +9,8 @@ terminators, huge, zero and negative dims, deep ranks, out-of-range and
 malformed literals, NUL and invalid UTF-8 bytes, invalid shardings and
 meshes, missing meshes, duplicate names, use before definition, recursion,
 line and token edits. The expensive ones (1M-element literals, 1,000-deep
-nesting) and the big programs run in `benchmarks/fuzz.py`, in child
+nesting, chains of 700 calls) and the big programs run in
+`benchmarks/fuzz.py`, in child
 processes with time and memory limits. Partitioning is left out for meshes of
 more than 256 devices: bounding per-device work is the partitioner's own
 subject.
@@ -84,8 +85,9 @@ def test_every_mutation_applies_and_is_deterministic():
     from structural_mutations import MUTATIONS
 
     seen = set()
-    for seed in range(600):
-        _, mutations, text = mutate(seed)
+    for seed in range(300):
+        _, mutations, _ = mutate(seed, SMALL)
         seen.update(mutations.split("+"))
-        assert mutate(seed) == (mutate(seed)[0], mutations, text)
     assert seen >= set(MUTATIONS)
+    for seed in range(10):
+        assert mutate(seed, SMALL) == mutate(seed, SMALL)

@@ -188,3 +188,31 @@ def test_ranks_beyond_numpy_are_parse_errors():
     assert arg.ndim == MAX_RANK
     with pytest.raises(ParseError, match="rank 65"):
         parse_module(f"func.func @main(%a: tensor<{'1x' * (MAX_RANK + 1)}f32>) {{\n  return\n}}")
+
+
+def call_chain(length: int) -> str:
+    """@main calls @f1, which calls @f2, ... each returning its argument negated."""
+    t = "tensor<2xf32>"
+    functions = [
+        f"func.func @main(%arg0: {t}) -> {t} {{\n"
+        f"  %0 = call @f1(%arg0) : ({t}) -> {t}\n  return %0 : {t}\n}}"
+    ]
+    for i in range(1, length):
+        nxt = f"call @f{i + 1}(%0) : ({t}) -> {t}" if i < length - 1 else f"stablehlo.abs %0 : {t}"
+        functions.append(
+            f"func.func private @f{i}(%arg0: {t}) -> {t} {{\n"
+            f"  %0 = stablehlo.negate %arg0 : {t}\n  %1 = {nxt}\n  return %1 : {t}\n}}"
+        )
+    return "\n".join(functions)
+
+
+def test_call_chains_at_the_limit_run_and_deeper_ones_are_ir_errors():
+    module = parse_module(call_chain(MAX_REGION_DEPTH))
+    check_structure(module)
+    (out,) = shardonnay.run(module, np.array([1.0, -2.0], np.float32))
+    assert out.tolist() == [1.0, 2.0]
+    shardonnay.propagate(module)
+    deep = parse_module(call_chain(10 * MAX_REGION_DEPTH))
+    for call in (lambda: verify(deep), lambda: shardonnay.propagate(deep)):
+        with pytest.raises(IRError, match=r"regions and calls nested 65 deep from @f\d+"):
+            call()

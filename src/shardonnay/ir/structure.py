@@ -100,28 +100,38 @@ def callees(op: Op) -> Iterator[str]:
                 yield ref.name
 
 
-def check_call_graph(module: Module) -> None:
-    """Raises `IRError` naming a cycle of calls (`@f -> @g -> @f`), if there is one."""
-    graph: dict[str, list[str]] = {}
+def check_call_graph(module: Module, limit: int = MAX_REGION_DEPTH) -> None:
+    """Raises `IRError` naming a cycle of calls (`@f -> @g -> @f`), if there is
+    one, or a chain of calls and regions nested deeper than `limit` (a call
+    counts as deep as the regions around it plus its callee's depth)."""
+    own: dict[str, int] = {}
+    sites: dict[str, list[tuple[str, int]]] = {}
     for func in module.functions:
-        graph.setdefault(func.name, [])
-        for op in func.op.walk():
-            graph[func.name].extend(callees(op))
-    done: set[str] = set()
-    for root in graph:
-        if root in done:
+        own[func.name], found = _calls_with_depth(func.op)
+        sites.setdefault(func.name, []).extend(found)
+    total: dict[str, int] = {}
+    for root in sites:
+        if root in total:
             continue
         path: list[str] = [root]
         on_path = {root}
-        stack = [iter(graph[root])]
+        stack = [iter(sites[root])]
         while stack:
-            callee = next(stack[-1], None)
-            if callee is None:
+            site = next(stack[-1], None)
+            if site is None:
                 stack.pop()
                 finished = path.pop()
-                done.add(finished)
                 on_path.discard(finished)
+                total[finished] = max(
+                    [own[finished]] + [d + total[c] for c, d in sites[finished] if c in total]
+                )
+                if total[finished] > limit:
+                    raise IRError(
+                        f"regions and calls nested {total[finished]} deep from @{finished}: "
+                        f"shardonnay reads at most {limit} levels of nested regions and calls"
+                    )
                 continue
+            callee = site[0]
             if callee in on_path:
                 cycle = [*path[path.index(callee) :], callee]
                 raise IRError(
@@ -129,8 +139,24 @@ def check_call_graph(module: Module) -> None:
                     + " -> ".join(f"@{name}" for name in cycle)
                     + "; functions may not call themselves, directly or through others"
                 )
-            if callee in done or callee not in graph:
+            if callee in total or callee not in sites:
                 continue
             path.append(callee)
             on_path.add(callee)
-            stack.append(iter(graph[callee]))
+            stack.append(iter(sites[callee]))
+
+
+def _calls_with_depth(func: Op) -> tuple[int, list[tuple[str, int]]]:
+    """The deepest region of function `func` (its body is 1) and each function
+    it calls with the depth of the region holding the call."""
+    deepest = 0
+    found: list[tuple[str, int]] = []
+    stack = [(region, 1) for region in func.regions]
+    while stack:
+        region, depth = stack.pop()
+        deepest = max(deepest, depth)
+        for block in region.blocks:
+            for op in block.ops:
+                found.extend((callee, depth) for callee in callees(op))
+                stack.extend((inner, depth + 1) for inner in op.regions)
+    return deepest, found
