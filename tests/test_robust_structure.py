@@ -216,3 +216,22 @@ def test_call_chains_at_the_limit_run_and_deeper_ones_are_ir_errors():
     for call in (lambda: verify(deep), lambda: shardonnay.propagate(deep)):
         with pytest.raises(IRError, match=r"regions and calls nested 65 deep from @f\d+"):
             call()
+
+
+def test_built_attributes_nested_too_deep_are_ir_errors_when_printed():
+    from shardonnay.ir.attributes import attr_str
+
+    deep: object = ()
+    for _ in range(5 * MAX_NESTING):
+        deep = (deep,)
+    with pytest.raises(IRError, match=f"nested more than {MAX_NESTING} levels"):
+        attr_str(deep)
+    nested: object = 1
+    for _ in range(5 * MAX_NESTING):
+        nested = {"a": nested}
+    with pytest.raises(IRError, match=f"nested more than {MAX_NESTING} levels"):
+        attr_str(nested)
+    shallow: object = ()
+    for _ in range(MAX_NESTING):
+        shallow = (shallow,)
+    assert attr_str(shallow) == "[" * (MAX_NESTING + 1) + "]" * (MAX_NESTING + 1)

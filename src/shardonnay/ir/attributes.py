@@ -187,8 +187,17 @@ def _field_str(value: Any) -> str:
     return attr_str(value)
 
 
-def attr_str(value: Any) -> str:
-    """The MLIR text of an attribute value."""
+#: How deep attributes (arrays, dictionaries, dialect attributes) and function types may nest.
+MAX_NESTING = 64
+
+
+def attr_str(value: Any, _depth: int = 0) -> str:
+    """The MLIR text of an attribute value (`IRError` for arrays and
+    dictionaries nested more than `MAX_NESTING` deep)."""
+    if _depth > MAX_NESTING:
+        from shardonnay.errors import IRError
+
+        raise IRError(f"an attribute nested more than {MAX_NESTING} levels deep")
     if value is True:
         return "true"
     if value is False:
@@ -196,9 +205,9 @@ def attr_str(value: Any) -> str:
     if isinstance(value, str):
         return quote(value)
     if isinstance(value, tuple):
-        return "[" + ", ".join(_element_str(v) for v in value) + "]"
+        return "[" + ", ".join(_element_str(v, _depth + 1) for v in value) + "]"
     if isinstance(value, dict):
-        return dict_str(value)
+        return dict_str(value, _depth + 1)
     if isinstance(value, Mesh):
         return f"#sdy.mesh{value}"
     if isinstance(value, TensorSharding | TensorShardingPerValue | OpShardingRule | ManualAxes):
@@ -212,23 +221,23 @@ def attr_str(value: Any) -> str:
     return str(value)
 
 
-def _element_str(value: Any) -> str:
+def _element_str(value: Any, depth: int) -> str:
     """An array element: MLIR elides the types i64 and f64 there."""
     if isinstance(value, IntegerAttr) and value.type == "i64":
         return str(value.value)
     if isinstance(value, FloatAttr) and value.type == "f64":
         return value.literal
-    return attr_str(value)
+    return attr_str(value, depth)
 
 
-def dict_str(attrs: dict[str, Any]) -> str:
+def dict_str(attrs: dict[str, Any], _depth: int = 0) -> str:
     """`{a = 1 : i64, flag}`: entries sorted by name, unit values bare."""
-    return "{" + ", ".join(entry_str(k, attrs[k]) for k in sorted(attrs)) + "}"
+    return "{" + ", ".join(entry_str(k, attrs[k], _depth) for k in sorted(attrs)) + "}"
 
 
-def entry_str(name: str, value: Any) -> str:
+def entry_str(name: str, value: Any, _depth: int = 0) -> str:
     key = name if _is_bare_key(name) else quote(name)
-    return key if value is UNIT else f"{key} = {attr_str(value)}"
+    return key if value is UNIT else f"{key} = {attr_str(value, _depth)}"
 
 
 def _is_bare_key(name: str) -> bool:

@@ -28,6 +28,7 @@ from typing import Any
 
 from shardonnay.errors import ParseError, ShardonnayError
 from shardonnay.ir.attributes import (
+    MAX_NESTING,
     UNIT,
     DenseArrayAttr,
     DenseElementsAttr,
@@ -93,8 +94,6 @@ _SDY_ATTRS = {
     "#sdy.op_sharding_rule": read_op_sharding_rule,
 }
 
-#: How deep attributes (arrays, dictionaries, dialect attributes) and function types may nest.
-MAX_NESTING = 64
 #: The largest rank of a tensor type: numpy's limit on an array's dims.
 MAX_RANK = 64
 
