@@ -43,6 +43,8 @@ from shardonnay.layout import device_slices  # noqa: E402
 from strategies import meshes  # noqa: E402
 from strategies import shardings as sharding_strategy  # noqa: E402
 
+pytestmark = pytest.mark.oracle
+
 NAMES = ("x", "y", "z", "data", "model")
 
 

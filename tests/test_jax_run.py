@@ -34,6 +34,8 @@ from shardonnay.partition.program import compare_output  # noqa: E402
 CORPUS = Path(__file__).parent / "corpus"
 CORPUS_NAMES = sorted(p.stem for p in CORPUS.glob("*.mlir"))
 
+pytestmark = pytest.mark.oracle
+
 
 @pytest.fixture(scope="module")
 def devices() -> list:
