@@ -37,11 +37,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from shardonnay.ir.core import Block, Func, Module, Op, Region, Value
+from shardonnay.ir.structure import check_structure
 from shardonnay.partition.cost_model import type_bytes
 
 
 def peak_memory(module: Module, func: str = "main") -> int:
     """Peak live bytes on one device while `func` of local program `module` runs."""
+    check_structure(module)  # the walk below recurses into regions and callees
     funcs = {f.name: f for f in module.functions}
     body = funcs[func].body if func in funcs else module.function(func).body
     arguments = sum(_bytes(a) for a in body.arguments)
