@@ -584,6 +584,125 @@ def scatter_add() -> Lowered:
 # --------------------------------------------------------------------------------------------
 
 
+# --------------------------------------------------------------------------------------------
+# bf16 training programs (in tests/corpus/bf16/: their numbers are JAX's, within bf16 rounding)
+# --------------------------------------------------------------------------------------------
+
+BF16 = jnp.bfloat16
+BF16_PROGRAMS: dict[str, Callable[[], Lowered]] = {}
+
+
+def bf16_program(fn: Callable[[], Lowered]) -> Callable[[], Lowered]:
+    BF16_PROGRAMS[fn.__name__] = fn
+    return fn
+
+
+@bf16_program
+def transformer_block_forward_bf16() -> Lowered:
+    """The transformer block of `transformer_block_forward` with bf16 params and activations."""
+    params = {k: sds(s, BF16) for k, s in BLOCK_SHAPES.items()}
+    return lower(
+        block,
+        (params, sds((2, 8, D), BF16)),
+        (BLOCK_SHARDINGS, dm("data", None, None)),
+        dm("data", None, None),
+        float_scales=(BLOCK_SCALES, 1.0),
+    )
+
+
+@bf16_program
+def transformer_block_backward_bf16() -> Lowered:
+    """jax.grad of `transformer_block_backward`'s loss with bf16 params and activations."""
+
+    def grad_fn(params, x):
+        return jax.grad(lambda p: jnp.mean(jnp.square(block(p, x).astype(F32))))(params)
+
+    params = {k: sds(s, BF16) for k, s in BLOCK_SHAPES.items()}
+    return lower(
+        grad_fn,
+        (params, sds((2, 8, D), BF16)),
+        (BLOCK_SHARDINGS, dm("data", None, None)),
+        BLOCK_SHARDINGS,
+        float_scales=(BLOCK_SCALES, 1.0),
+    )
+
+
+# T5-style layers: RMS layer norm computed in f32, unscaled attention, gated-gelu MLP; the
+# layers' params stacked on a leading axis and run by lax.scan with jax.checkpoint (remat).
+T5_LAYERS = 2
+T5_SHAPES = {
+    "ln1": (D,),
+    "wq": (D, D),
+    "wk": (D, D),
+    "wv": (D, D),
+    "wo": (D, D),
+    "ln2": (D,),
+    "wi0": (D, FF),
+    "wi1": (D, FF),
+    "wff": (FF, D),
+}
+T5_SHARDINGS = {
+    "ln1": dm(None, None),
+    "wq": dm(None, None, "model"),
+    "wk": dm(None, None, "model"),
+    "wv": dm(None, None, "model"),
+    "wo": dm(None, "model", None),
+    "ln2": dm(None, None),
+    "wi0": dm(None, None, "model"),
+    "wi1": dm(None, None, "model"),
+    "wff": dm(None, "model", None),
+}
+T5_SCALES = {k: (1.0 if k.startswith("ln") else s[0] ** -0.5) for k, s in T5_SHAPES.items()}
+
+
+def t5_layer_norm(x, w, eps=1e-6):
+    variance = jnp.mean(jnp.square(x.astype(F32)), axis=-1, keepdims=True)
+    return (x.astype(F32) * jax.lax.rsqrt(variance + eps)).astype(x.dtype) * w
+
+
+def t5_layer(x, p):
+    bsz, seq, _ = x.shape
+    h = t5_layer_norm(x, p["ln1"])
+
+    def heads(w):
+        return (h @ w).reshape(bsz, seq, HEADS, HD)
+
+    q, k, v = heads(p["wq"]), heads(p["wk"]), heads(p["wv"])
+    scores = jnp.einsum("bqhd,bkhd->bhqk", q, k).astype(F32)
+    attn = jax.nn.softmax(scores, axis=-1).astype(x.dtype)
+    x = x + jnp.einsum("bhqk,bkhd->bqhd", attn, v).reshape(bsz, seq, D) @ p["wo"]
+    h = t5_layer_norm(x, p["ln2"])
+    return x + (jax.nn.gelu(h @ p["wi0"]) * (h @ p["wi1"])) @ p["wff"]
+
+
+@bf16_program
+def t5_remat_train_bf16() -> Lowered:
+    """A T5-style training step in bf16: 2 layers scanned with gradient checkpointing, the
+    loss in f32, its value and its gradient w.r.t. every stacked param."""
+
+    def stack(params, x):
+        def body(carry, p):
+            return jax.checkpoint(t5_layer)(carry, p), None
+
+        return jax.lax.scan(body, x, params)[0]
+
+    def step(params, x, y):
+        def loss_fn(p):
+            return jnp.mean(jnp.square(stack(p, x).astype(F32) - y.astype(F32)))
+
+        return jax.value_and_grad(loss_fn)(params)
+
+    params = {k: sds((T5_LAYERS, *s), BF16) for k, s in T5_SHAPES.items()}
+    data = dm("data", None, None)
+    return lower(
+        step,
+        (params, sds((2, 8, D), BF16), sds((2, 8, D), BF16)),
+        (T5_SHARDINGS, data, data),
+        (REPL, T5_SHARDINGS),
+        float_scales=(T5_SCALES, 1.0, 1.0),
+    )
+
+
 def count_ops(text: str) -> int:
     return sum(
         1 for line in text.splitlines() if " = " in line or "stablehlo." in line or "sdy." in line
@@ -591,6 +710,7 @@ def count_ops(text: str) -> int:
 
 
 _DTYPES = {
+    "bf16": np.dtype(jnp.bfloat16),
     "f16": np.float16,
     "f32": np.float32,
     "f64": np.float64,
@@ -635,7 +755,7 @@ def random_inputs(name: str, lowered: Lowered) -> list[np.ndarray]:
     values = []
     for leaf, scale in zip(leaves, scales, strict=True):
         dtype = np.dtype(leaf.dtype)
-        if np.issubdtype(dtype, np.floating):
+        if np.issubdtype(dtype, np.floating) or dtype == jnp.bfloat16:
             values.append((rng.standard_normal(leaf.shape) * scale).astype(dtype))
         elif np.issubdtype(dtype, np.integer):
             low, high = next(ranges)
@@ -664,10 +784,11 @@ def compute(name: str, lowered: Lowered) -> dict[str, np.ndarray]:
     got = [(y.shape, y.dtype) for y in outputs]
     assert got == result_types, f"{name}: outputs {got} differ from @main's results {result_types}"
     for i, y in enumerate(outputs):
-        assert not np.issubdtype(y.dtype, np.floating) or np.isfinite(y).all(), (name, i)
+        assert y.dtype.kind in "biu" or np.isfinite(y.astype(np.float64)).all(), (name, i)
     arrays = {f"input{i}": x for i, x in enumerate(inputs)}
     arrays.update({f"output{i}": y for i, y in enumerate(outputs)})
-    return arrays
+    # numpy archives cannot tell bf16 from other 2-byte types: kept as f32 (exactly)
+    return {k: v.astype(np.float32) if v.dtype == jnp.bfloat16 else v for k, v in arrays.items()}
 
 
 def same_arrays(path: Path, arrays: dict[str, np.ndarray]) -> bool:
@@ -683,13 +804,16 @@ def same_arrays(path: Path, arrays: dict[str, np.ndarray]) -> bool:
 
 def main() -> int:
     CORPUS.mkdir(parents=True, exist_ok=True)
+    (CORPUS / "bf16").mkdir(exist_ok=True)
     rows = []
-    for name, build in PROGRAMS.items():
+    folders = [(CORPUS, name, build) for name, build in PROGRAMS.items()]
+    folders += [(CORPUS / "bf16", name, build) for name, build in BF16_PROGRAMS.items()]
+    for folder, name, build in folders:
         lowered = build()
         text = lowered.text if lowered.text.endswith("\n") else lowered.text + "\n"
-        (CORPUS / f"{name}.mlir").write_text(text)
+        (folder / f"{name}.mlir").write_text(text)
         arrays = compute(name, lowered)
-        npz = CORPUS / f"{name}.npz"
+        npz = folder / f"{name}.npz"
         if not same_arrays(npz, arrays):
             np.savez_compressed(npz, **arrays)
         rows.append((name, count_ops(text), sum(k.startswith("input") for k in arrays)))
