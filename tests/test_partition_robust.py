@@ -325,7 +325,7 @@ def mesh_program(x: int, y: int) -> str:
 def test_a_mesh_over_the_device_limit_is_rejected_up_front(size: int) -> None:
     module = parse_module(mesh_program(size, size))
     start = time.process_time()
-    with pytest.raises(PartitionError, match=rf"{size * size} devices, more than the 4096"):
+    with pytest.raises(PartitionError, match=rf"{size * size} devices, more than the 1024"):
         shardonnay.partition(module)
     with pytest.raises(PartitionError, match="more than the 64"):
         convert_global_to_local(module, max_devices=64)

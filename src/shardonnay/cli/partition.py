@@ -108,7 +108,7 @@ def add_command(commands: argparse._SubParsersAction) -> None:
         type=int,
         metavar="N",
         help="partition for meshes of at most N devices (default $SHARDONNAY_MAX_DEVICES, "
-        "else 4096); a larger mesh is an error",
+        "else 1024); a larger mesh is an error",
     )
     add_quiet_option(partition)
     add_input_format_option(partition)

@@ -113,12 +113,16 @@ def explicit_collectives(
     from shardonnay.partition.device_limit import check_device_count
     from shardonnay.partition.explicit_reshards import insert_explicit_reshards
     from shardonnay.partition.planned_reshards import lower_reshards
+    from shardonnay.partition.repeated_collectives import merge_repeated_collectives
 
     check_structure(module)  # bounded nesting, no recursive calls: IRError
     check_device_count(module, max_devices=max_devices)
     program = propagated_program(module, propagate=propagate)
     insert_explicit_reshards(program, full_version=True)
-    return lower_reshards(program, reshards=reshards)
+    explicit = lower_reshards(program, reshards=reshards)
+    if reshards != "shardy":  # Shardy's lowering keeps Shardy's text
+        merge_repeated_collectives(explicit)
+    return explicit
 
 
 def partition(
@@ -136,7 +140,7 @@ def partition(
     module docstring). Raises `PartitionError` naming the op that cannot be
     made local (see `shardonnay.partition.global_to_local`), or up front when
     a mesh has more devices than `max_devices` (default
-    `$SHARDONNAY_MAX_DEVICES`, else 4096: `shardonnay.partition.device_limit`).
+    `$SHARDONNAY_MAX_DEVICES`, else 1024: `shardonnay.partition.device_limit`).
     """
     from shardonnay.partition.global_to_local import convert_global_to_local
 
