@@ -41,7 +41,7 @@ from shardonnay.axes import AxisRef
 from shardonnay.errors import ShardingError
 from shardonnay.ir.core import Module
 from shardonnay.mesh import Mesh
-from shardonnay.sharding import DimSharding, TensorSharding, TensorShardingPerValue
+from shardonnay.sharding import DimSharding, TensorSharding
 
 
 def jax_mesh(
@@ -195,14 +195,13 @@ def shardings(
     module: Module,
     devices: Sequence[Any] | None = None,
     *,
-    func: str = "main",
     axis_types: Any | Sequence[Any] | None = None,
 ) -> dict[str, Any]:
-    """`{name: NamedSharding}` for the arguments and results of `func` and for
-    every value inside it that has a sharding (all of them once propagated):
-    values are named as the printed module names them (`%arg0`, `%3`,
-    `%cst_1`), results `result0`, `result1`, ... Shardings JAX cannot express
-    raise `ShardingError` (see `named_sharding`).
+    """`{name: NamedSharding}` for every value of `module` that has a sharding
+    (all of them once propagated) and for the results of `@main`: values are
+    named as everywhere else (`shardonnay.ir.naming`: `%arg0`, `%3`,
+    `relu:%1` in a called function), results `result0`, `result1`, ...
+    Shardings JAX cannot express raise `ShardingError` (see `named_sharding`).
 
     >>> import shardonnay
     >>> m = shardonnay.parse_module('''sdy.mesh @mesh = <["x"=1]>
@@ -215,23 +214,17 @@ def shardings(
     >>> {k: v.spec for k, v in shardings(m).items()}
     {'%arg0': P('x',), '%0': P(None,)}
     """
-    from shardonnay.syntax.mlir_writer import OpPrinter
+    from shardonnay.ir.naming import value_names
+    from shardonnay.partition.sharding_access import sharding_of
 
-    f = module.function(func)
-    printer = OpPrinter()
-    printer.names.number(module.body.ops)
     found: dict[str, TensorSharding] = {}
-    for i, arg in enumerate(f.arguments):
-        s = f.arg_attrs(i).get("sdy.sharding")
+    for value, name in value_names(module).items():
+        s = sharding_of(value)
         if s is not None:
-            found[printer.name(arg)] = s
-    for op in f.op.walk():
-        per_value = op.attributes.get("sdy.sharding")
-        if isinstance(per_value, TensorShardingPerValue):
-            for value, s in zip(op.results, per_value.shardings, strict=False):
-                found[printer.name(value)] = s
-    for i in range(len(f.type.results)):
-        s = f.result_attrs(i).get("sdy.sharding")
+            found[name.spec] = s
+    main = module.function("main")
+    for i in range(len(main.type.results)):
+        s = main.result_attrs(i).get("sdy.sharding")
         if s is not None:
             found[f"result{i}"] = s
     return {
