@@ -416,3 +416,87 @@ def test_jax_where_and_clip_of_constants_as_shardy_shards_them() -> None:
     ).replace("{\n", "{\n" + MESH + "\n", 1)
     out = _same_as_shardy(text, PIPELINE)
     assert "func.func private @clip_1" in out  # one clip per use, sharded differently
+
+
+# -- manual computations with free and manual axes, under the bare passes ------------------
+
+WITH_EDGES = "sdy-add-data-flow-edges,sdy-basic-propagate,func.func(sdy-sink-data-flow-edges)"
+M7 = 'sdy.mesh @mesh = <["a"=2, "b"=2, "c"=2, "d"=2, "e"=2, "f"=2, "g"=2]>'
+S = "tensor<32x32xf32>"
+
+
+def _manual(ins, outs, manual, local, inner, *, around: bool = False) -> str:
+    """A manual computation on `%arg0` adding its block argument to itself
+    (sharded `inner`); with `around`, an add before and after it."""
+    inner_attr = f"{{sdy.sharding = #sdy.sharding_per_value<[<@mesh, {inner}>]>}}"
+    before = f"  %p = stablehlo.add %arg0, %arg0 : {S}\n" if around else ""
+    after = f"  %q = stablehlo.add %0, %0 : {S}\n" if around else ""
+    return (
+        f"{M7}\nfunc.func @f(%arg0: {S}) -> {S} {{\n{before}"
+        f"  %0 = sdy.manual_computation({'%p' if around else '%arg0'}) in_shardings=[{ins}] "
+        f"out_shardings=[{outs}] manual_axes={manual} (%arg1: {local}) {{\n"
+        f"    %1 = stablehlo.add %arg1, %arg1 {inner_attr} : {local}\n"
+        f"    sdy.return %1 : {local}\n  }} : ({S}) -> {S}\n{after}"
+        f"  func.return {'%q' if around else '%0'} : {S}\n}}"
+    )
+
+
+L16 = "tensor<16x32xf32>"
+ON_B_FREE = '<@mesh, [{"b", ?}, {?}]>'
+MANUAL_CASES = {
+    "manual-axes-on-different-dims": _manual(
+        '<@mesh, [{"a", "b", ?}, {"d", ?}], replicated={"c"}>',
+        '<@mesh, [{"b", "a", ?}, {"c", ?}], replicated={"d"}>',
+        '{"a", "b", "c", "d"}',
+        "tensor<8x16xf32>",
+        '[{"e", ?}, {"f", "g", ?}]',
+    ),
+    "manual-axes-on-one-dim": _manual(
+        '<@mesh, [{"a", "b", ?}, {?}]>',
+        '<@mesh, [{"b", "a", ?}, {?}]>',
+        '{"a", "b"}',
+        "tensor<8x32xf32>",
+        '[{"c", ?}, {?}]',
+    ),
+    "replicated-manual-axes": _manual(
+        '<@mesh, [{"b", ?}, {?}], replicated={"c"}>',
+        '<@mesh, [{"b", ?}, {?}], replicated={"c"}>',
+        '{"b", "c"}',
+        L16,
+        '[{"a", ?}, {?}]',
+        around=True,
+    ),
+    "replicated-manual-axes-returned": _manual(
+        '<@mesh, [{"b", ?}, {?}], replicated={"c"}>',
+        '<@mesh, [{"b", ?}, {?}], replicated={"c"}>',
+        '{"b", "c"}',
+        L16,
+        '[{"a", ?}, {?}]',
+    ),
+    "replicated-free-axes": _manual(
+        '<@mesh, [{"b", ?}, {?}], replicated={"c"}>',
+        '<@mesh, [{"b", ?}, {?}], replicated={"c"}>',
+        '{"b"}',
+        L16,
+        '[{"a", ?}, {?}]',
+        around=True,
+    ),
+    "replicated-inside-the-body": _manual(
+        ON_B_FREE, ON_B_FREE, '{"b"}', L16, '[{"a", ?}, {?}], replicated={"c"}'
+    ),
+    "a-closed-free-dim": _manual(
+        '<@mesh, [{"b", ?}, {}]>', '<@mesh, [{"b", ?}, {}]>', '{"b"}', L16, '[{"a", ?}, {"c", ?}]'
+    ),
+    "a-closed-manual-dim": _manual(
+        '<@mesh, [{"b"}, {?}]>', '<@mesh, [{"b"}, {?}]>', '{"b"}', L16, '[{"a", ?}, {"c", ?}]'
+    ),
+    "existing-free-axes-replaced": _manual(
+        '<@mesh, [{"b", "a", ?}, {?}]>', ON_B_FREE, '{"b"}', L16, '[{"a", "c", ?}, {?}]'
+    ),
+}
+
+
+@pytest.mark.parametrize("pass_name", [WITH_EDGES, AGGRESSIVE, PIPELINE])
+@pytest.mark.parametrize("name", MANUAL_CASES)
+def test_free_and_manual_axes_of_manual_computations(name, pass_name) -> None:
+    _same_as_shardy(MANUAL_CASES[name], pass_name)
