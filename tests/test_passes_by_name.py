@@ -341,3 +341,22 @@ def test_edges_of_optimization_barriers_print_what_shardy_prints(passes: str) ->
             compared += 1
             assert _ours(text, pipeline) == expected, f"seed {seed}"
     assert compared >= PROGRAMS_PER_PASS // 2
+
+
+@pytest.mark.parametrize(
+    "passes",
+    [
+        "sdy-user-priority-propagate{run-op-priority-propagation=false}",
+        "sdy-op-priority-propagate{run-op-priority-propagation=false}",
+        "sdy-aggressive-propagate{propagation-strategy=basic}",
+        "sdy-basic-propagate{keep-sharding-rules=true conservative-propagation=true}",
+    ],
+)
+def test_propagation_options_print_what_shardy_prints(passes: str) -> None:
+    pytest.importorskip("jax")
+    pipeline = f"builtin.module(sdy-add-data-flow-edges,{passes})"
+    for seed in range(PROGRAMS_PER_PASS):
+        text = program(seed, "plain")
+        expected = _shardy(text, pipeline)
+        assert expected is not None
+        assert _ours(text, pipeline) == expected, f"seed {seed}"

@@ -170,6 +170,7 @@ def propagate(
     keep_sharding_rules: bool = False,
     recorder: Any = None,
     factor_strategy: Literal["basic", "aggressive"] | None = None,
+    op_priority_stages: bool = True,
 ) -> Module:
     """A copy of `module` with shardings propagated (see the module docstring).
 
@@ -192,7 +193,9 @@ def propagate(
     `shardonnay.propagation.explain.Recorder`); it does not alter the result.
     `factor_strategy`: the factor propagation the priority strategies run
     (Shardy's `propagation-strategy` option; default basic for `"basic"`,
-    aggressive otherwise).
+    aggressive otherwise). `op_priority_stages=False`: each round of
+    `"user-priority"` is one aggressive propagation, not op-priority stages
+    (Shardy's `run-op-priority-propagation=false`).
     """
     if strategy not in ("basic", "aggressive", "op-priority", "user-priority"):
         raise ValueError(
@@ -218,7 +221,7 @@ def propagate(
         if recorder is not None:
             recorder.start(copy, driver)
         if strategy == "user-priority":
-            driver.run_user_priorities()
+            driver.run_user_priorities(op_priority_stages)
         elif strategy == "op-priority":
             driver.run_op_priorities()
         else:
@@ -293,17 +296,19 @@ class _Driver(ShardingStore):
         self._propagate_op_priorities()
         write_back(self.module, self.shardings, self.arg_of)
 
-    def run_user_priorities(self) -> None:
+    def run_user_priorities(self, op_priority_stages: bool = True) -> None:
         """User-priority propagation: op-priority propagation with only the dims
         of priority 0 (or none) first, then again after restoring the dims of
-        each higher priority in turn (see `shardonnay.propagation.user_priority`)."""
+        each higher priority in turn (see `shardonnay.propagation.user_priority`);
+        `op_priority_stages=False`: aggressive propagation instead of op-priority."""
+        run = self._propagate_op_priorities if op_priority_stages else self._propagate_all
         originals: dict[int, list[tuple[Ref, TensorSharding]]] = {}
         for ref, sharding in self._all_shardings():
             priorities = {d.priority for d in sharding.dims if d.priority}
             for priority in priorities:
                 originals.setdefault(priority, []).append((ref, sharding))
             self._set_ref(ref, initial_for_priorities(sharding, self.meshes))
-        self._propagate_op_priorities()
+        run()
         for priority in sorted(originals):
             if self.recorder is not None:
                 self.recorder.priority_round(priority)
@@ -311,7 +316,7 @@ class _Driver(ShardingStore):
                 current = self._get_ref(ref)
                 if current is not None:
                     self._set_ref(ref, restore_priority(current, original, priority))
-            self._propagate_op_priorities()
+            run()
         write_back(self.module, self.shardings, self.arg_of)
 
     def _propagate_op_priorities(self) -> None:

@@ -15,6 +15,7 @@ from shardonnay.errors import ShardonnayError
 from shardonnay.ir.core import Module
 from shardonnay.passes import register_pass, run_pipeline
 from shardonnay.propagation.rules import populate_rules
+from shardonnay.propagation.sharding_store import EdgeChoice
 
 Step = Callable[[Module], None]
 
@@ -55,22 +56,23 @@ def _propagation_pass(strategy: str):
         default = "basic" if strategy == "basic" else "aggressive"
         factor = options.get("propagation-strategy", default)
         chosen = strategy
-        if options.get("run-op-priority-propagation") == _FALSE:
-            if strategy == "user-priority":
-                raise ShardonnayError(
-                    "sdy-user-priority-propagate: shardonnay runs user priorities with "
-                    "op-priority stages only (run-op-priority-propagation=true)"
-                )
+        stages = options.get("run-op-priority-propagation") != _FALSE
+        if strategy == "op-priority" and not stages:
             chosen = "aggressive"  # op-priority propagation without its stages
         return propagate_through_edges(
-            module, lambda m, edges: _propagate(m, chosen, factor, options, edges)
+            module, lambda m, edges: _propagate(m, chosen, factor, options, edges, stages)
         )
 
     return run
 
 
 def _propagate(
-    module: Module, strategy: str, factor: str, options: dict[str, str], edges: bool
+    module: Module,
+    strategy: str,
+    factor: str,
+    options: dict[str, str],
+    edges: EdgeChoice,
+    stages: bool = True,
 ) -> Module:
     from shardonnay.propagation.driver import drop_sharding_rules, propagate
 
@@ -80,6 +82,8 @@ def _propagate(
         "conservative": _flag(options, "conservative-propagation"),
         "data_flow_edges": edges,
     }
+    if strategy == "user-priority":
+        common["op_priority_stages"] = stages
     origins = _flag(options, "debug-sharding-origins")
     edge_steps = _flag(options, "debug-propagation-edge-sharding")
     if origins or edge_steps:
