@@ -208,6 +208,14 @@ for target in [
 ]:
     PROGRAMS[f"custom_call @{target}"] = f"%0 = stablehlo.custom_call @{target}(%f) : ({F}) -> {F}"
 PROGRAMS |= {
+    "custom_call @X64SplitLow": "%0 = stablehlo.custom_call @X64SplitLow(%i) : "
+    "(tensor<4x6xi32>) -> tensor<4x6xi32>",
+    "custom_call @X64SplitHigh": "%0 = stablehlo.custom_call @X64SplitHigh(%i) : "
+    "(tensor<4x6xi32>) -> tensor<4x6xi32>",
+    "custom_call @InspectSharding": f"%0 = stablehlo.custom_call @InspectSharding(%f) : "
+    f"({F}) -> {F}",
+    "composite": f'%0 = stablehlo.composite "my.scale" %f {{decomposition = @my_scale}} : '
+    f"({F}) -> {F}",
     "custom_call @X64Combine": f"%0 = stablehlo.custom_call @X64Combine(%i, %j) : ({N}, {N}) "
     "-> tensor<4x6xi64>",
     "custom_call @Eigh": "%0:2 = stablehlo.custom_call @Eigh(%m) : (tensor<3x5x5xf32>) -> "
@@ -244,15 +252,20 @@ COLLECTIVES = {
 # Targets of XLA's own TPU and GPU expansions whose exact results the
 # interpreter does not define: the helpers of its blocked Cholesky and QR,
 # its own Cholesky kernel (whose triangle flag is not in the op), the halves
-# of a 64-bit value split into two 32-bit ones (`@X64Combine`, whose operand
-# order XLA keeps to itself) and the approximate top-k (which may return any
-# of several answers).
+# of a 64-bit value split into two 32-bit ones and put back together
+# (`@X64SplitLow`, `@X64SplitHigh`, `@X64Combine`, whose conventions XLA keeps
+# to itself), the sharding-inspection hook of `jax.debug.inspect_array_sharding`
+# (which XLA runs at compile time) and the approximate top-k (which may
+# return any of several answers).
 NO_SEMANTICS = {
     "custom_call @Cholesky",
     "custom_call @CompactWyHelper",
     "custom_call @InvertDiagBlocksLowerTriangular",
     "custom_call @InvertDiagBlocksUpperTriangular",
     "custom_call @X64Combine",
+    "custom_call @X64SplitLow",
+    "custom_call @X64SplitHigh",
+    "custom_call @InspectSharding",
     "custom_call @ApproxTopK",
     "custom_call @PartialReduce",
 }
@@ -263,9 +276,17 @@ NO_SEMANTICS = {
 NOT_LOCAL = {"scatter", "dynamic_update_slice", "rng_bit_generator", "convolution"}
 
 
+# Functions some programs call.
+CALLED = {
+    "composite": f"func.func private @my_scale(%x: {F}) -> {F} {{\n"
+    f"  %0 = stablehlo.multiply %x, %x : {F}\n  return %0 : {F}\n}}",
+}
+
+
 def program(name: str) -> str:
     body = PROGRAMS[name]
-    return f"{MESH}\nfunc.func @main({ARGS}) {{\n  {body}\n  return\n}}"
+    called = CALLED.get(name, "")
+    return f"{MESH}\nfunc.func @main({ARGS}) {{\n  {body}\n  return\n}}\n{called}"
 
 
 @pytest.mark.parametrize("name", PROGRAMS)
