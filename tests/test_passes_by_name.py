@@ -360,3 +360,20 @@ def test_propagation_options_print_what_shardy_prints(passes: str) -> None:
         expected = _shardy(text, pipeline)
         assert expected is not None
         assert _ours(text, pipeline) == expected, f"seed {seed}"
+
+
+def test_options_parse_as_mlir_writes_them() -> None:
+    from shardonnay.passes import PassSpec, parse_pipeline
+
+    assert parse_pipeline(
+        "builtin.module(sdy-basic-propagate{module-dump-directory= keep-sharding-rules=true},"
+        "canonicalize{enable-patterns={sdy-collective}  max-iterations=10})"
+    ) == [
+        PassSpec(
+            "sdy-basic-propagate", {"module-dump-directory": "", "keep-sharding-rules": "true"}
+        ),
+        PassSpec("canonicalize", {"enable-patterns": "{sdy-collective}", "max-iterations": "10"}),
+    ]
+    module = parse_module("func.func @main() {\n  return\n}")
+    with pytest.raises(ShardonnayError, match="dumps no modules"):
+        run_pipeline(module, "builtin.module(sdy-basic-propagate{module-dump-directory=/tmp})")

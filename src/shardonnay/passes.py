@@ -117,7 +117,7 @@ def parse_pipeline(text: str) -> list[PassSpec]:
 
 def _option_value(cursor: Cursor) -> str:
     """A plain value (`true`, `aggressive`, empty) or a braced one (`{a,b}`)."""
-    if not cursor.peek("{"):
+    if not cursor.text.startswith("{", cursor.pos):  # (a value is never after a space)
         match = _PLAIN_VALUE.match(cursor.text, cursor.pos)
         assert match is not None  # (the pattern matches the empty string)
         cursor.pos = match.end()

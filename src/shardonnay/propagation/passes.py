@@ -55,6 +55,11 @@ def _propagation_pass(strategy: str):
 
         default = "basic" if strategy == "basic" else "aggressive"
         factor = options.get("propagation-strategy", default)
+        if options["module-dump-directory"]:
+            raise ShardonnayError(
+                f"sdy-{strategy}-propagate: shardonnay dumps no modules "
+                "(module-dump-directory must stay empty)"
+            )
         chosen = strategy
         stages = options.get("run-op-priority-propagation") != _FALSE
         if strategy == "op-priority" and not stages:
