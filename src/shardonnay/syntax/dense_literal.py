@@ -51,7 +51,6 @@ class DenseLiteralError(ShardonnayError):
 
 _NOT_STRUCTURE = bytes(set(range(128)) - set(b"[],"))  # deleted to leave the structure
 _EMPTY_LIST = re.compile(r"\[\s*\]")
-_LONG_INT = re.compile(r"[0-9]{19}")  # may not fit an int64
 _TOKEN = re.compile(r"\s*(\[|\]|,|\(|\)|[^\s\[\](),]+)")
 _DECIMAL_INT = re.compile(r"[-+]?[0-9]+")
 _HEX_INT = re.compile(r"-?0x[0-9A-Fa-f]+")
@@ -90,10 +89,11 @@ def read_dense_literal(body: str, type: TensorType) -> np.ndarray:
     if is_complex(type.element_type) or "(" in body or not body.isascii():
         return _read_slowly(body, type, dtype)
     skeleton = body.encode().translate(None, _NOT_STRUCTURE).decode()
-    if skeleton != _skeleton(type.shape):
+    # Each element takes a character: a type of more elements cannot match (nor be spelled out).
+    if type.num_elements > len(body) or skeleton != _skeleton(type.shape):
         inferred = _inferred_shape(skeleton)
         if inferred is None or _EMPTY_LIST.search(body) or _skeleton(inferred) != skeleton:
-            _read_slowly(body, type, dtype)  # names the first irregular place
+            return _read_slowly(body, type, dtype)  # names the first irregular place
         raise DenseLiteralError(
             f"inferred shape of elements literal ([{', '.join(map(str, inferred))}]) does not "
             f"match type ([{', '.join(map(str, type.shape))}])",
@@ -120,11 +120,14 @@ def _read_quickly(body: str, type: TensorType, dtype: np.dtype) -> np.ndarray | 
             return None
         with np.errstate(over="ignore"):
             return values.astype(dtype)
-    if "." in body or "e" in body or "E" in body or _LONG_INT.search(body):
+    if "." in body or "e" in body or "E" in body:
         return None
     values = _numbers(flat, np.int64, n)
     if values is None:
         return None
+    bounds = np.iinfo(np.int64)
+    if values.max() == bounds.max or values.min() == bounds.min:
+        return None  # numpy saturates what does not fit an int64: read those exactly
     width = int(element.lstrip("sui"))
     if element.startswith("ui"):
         low, high = 0, (1 << width) - 1
@@ -240,9 +243,7 @@ def _read_slowly(body: str, type: TensorType, dtype: np.dtype) -> np.ndarray:
     if body[pos:].strip():
         raise DenseLiteralError("unexpected text in the literal", pos)
     if top is None:
-        if len(tokens) != 1:
-            raise DenseLiteralError("expected one element", 0)
-        return np.full(type.shape, _elements(body, tokens, offsets, type, dtype)[0])
+        raise DenseLiteralError("expected a list of elements", 0)
     if top != type.shape:
         raise DenseLiteralError(
             f"inferred shape of elements literal ([{', '.join(map(str, top))}]) does not "

@@ -296,7 +296,10 @@ class Parser(Cursor):
                 names.append(self._symbol())
             return SymbolRefAttr(tuple(names))
         if text.startswith("dense<", pos):
-            end = self._balanced_end(pos + 5)
+            # A literal holds no '<' or '>': find its end without a bracket scan (big literals).
+            end = text.find(">", pos + 6) + 1
+            if end == 0 or "<" in text[pos + 6 : end]:
+                end = self._balanced_end(pos + 5)
             body = text[pos + 6 : end - 1]
             self.pos = end
             self.expect(":", "':' and the type of the dense literal")
