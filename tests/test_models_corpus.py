@@ -7,7 +7,7 @@ JAX's outputs match `@main`'s types. The small models also run to JAX's
 numbers, partition, and pass `check` on their stored arguments (bf16-aware:
 judged against the unpartitioned program's own rounding), with their
 per-device program receiving no more than XLA's compiled HLO (stored with the
-model) where the table in the README says so. The large ones (a few seconds
+model). The large ones (a few seconds
 each to partition and simulate) are measured and checked by
 `python benchmarks/partition.py --models --check`.
 """
@@ -34,8 +34,6 @@ SMALL = (
     "equinox_mlp_dp_tp_train",
     "gpt2_tp_generate_logits",  # bf16
 )
-# Models whose per-device program receives fewer bytes than XLA's (or as many).
-NO_MORE_THAN_XLA = ("linen_mlp_dp_train", "nnx_mlp_fsdp_tp_train", "gpt2_tp_generate_logits")
 
 
 def _arrays(name: str, prefix: str) -> list[np.ndarray]:
@@ -110,7 +108,7 @@ def test_small_models_partition_and_pass_check(name: str) -> None:
     assert len(result.outputs) == len(module.function("main").type.results)
 
 
-@pytest.mark.parametrize("name", [n for n in NO_MORE_THAN_XLA if n in ALL])
+@pytest.mark.parametrize("name", SMALL)
 def test_per_device_program_receives_no_more_than_xla(name: str) -> None:
     module = parse_module((MODELS / f"{name}.mlir").read_text())
     with warnings.catch_warnings():
