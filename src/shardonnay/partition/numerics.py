@@ -100,6 +100,7 @@ class OutputComparison:
     looks_like_rounding: bool = False  # for a failure: small errors, specials in place
     rms_error: float | None = None  # root mean square of the errors (judged outputs)
     own_rms_error: float | None = None  # the same of the unpartitioned program's own
+    rms_tolerance: float | None = None  # the RMS error allowed
 
     @property
     def ok(self) -> bool:
@@ -283,7 +284,12 @@ def judge_output(
         with np.errstate(invalid="ignore"):
             bad |= diff > rms_budget + atol + rtol * np.abs(x_finite)
     result = _comparison(index, expected, got, diff, bad, scale, budget, own)
-    result = replace(result, rms_error=rms, own_rms_error=_rms(own_each, count))
+    result = replace(
+        result,
+        rms_error=rms,
+        own_rms_error=_rms(own_each, count),
+        rms_tolerance=rms_budget + atol,
+    )
     if result.ok:
         return result
     rounding_like = not misplaced.any() and result.max_abs_error <= math.sqrt(eps) * scale
