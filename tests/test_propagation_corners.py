@@ -63,6 +63,7 @@ ON_A_DIM1 = _sharded("mesh", '{}, {"a"}')
 ON_B_OPEN_DIM1 = _sharded("mesh", '{?}, {"b", ?}')
 ON_C_OPEN_DIM1 = _sharded("mesh", '{?}, {"c", ?}')
 ON_B_DIM1 = _sharded("mesh", '{?}, {"b"}')
+ON_B_A = _sharded("mesh", '{"b"}, {"a"}')
 ON_A_OPEN_DIM1 = _sharded("mesh", '{}, {"a", ?}')
 
 # -- the empty mesh -------------------------------------------------------------------
@@ -500,3 +501,39 @@ MANUAL_CASES = {
 @pytest.mark.parametrize("name", MANUAL_CASES)
 def test_free_and_manual_axes_of_manual_computations(name, pass_name) -> None:
     _same_as_shardy(MANUAL_CASES[name], pass_name)
+
+
+# -- unreduced results through explicit reshards -------------------------------------------
+
+UNREDUCED_RESULTS = {
+    "same-dims": (
+        f"%arg0: {T} {ON_A_DIM1}, %arg1: {T} {ON_A}",
+        '[{}, {}], unreduced={"a"}',
+    ),
+    "other-dims": (
+        f"%arg0: {T} {ON_B_A}, %arg1: {T} {ON_A}",
+        '[{}, {"b"}], unreduced={"a"}',
+    ),
+}
+
+
+@pytest.mark.parametrize("full", ["true", "false"])
+@pytest.mark.parametrize("name", UNREDUCED_RESULTS)
+def test_a_result_made_unreduced_stays_partial_sums(name, full) -> None:
+    """The product is all-reduced where the contraction is, then made
+    unreduced again for the result (`sdy.replicated_to_unreduced`): the
+    function returns partial sums, as its result sharding says."""
+    args, result = UNREDUCED_RESULTS[name]
+    text = _main(
+        args,
+        f"({T} {{sdy.sharding = #sdy.sharding<@mesh, {result}>}})",
+        f"  %0 = stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0] : ({T}, {T}) "
+        f"-> {T}\n  return %0 : {T}",
+    )
+    passes = (
+        f"{PIPELINE},func.func(sdy-insert-explicit-reshards{{enable-full-version={full}}}),"
+        "func.func(sdy-reshard-to-collectives)"
+    )
+    out = _same_as_shardy(text, passes)
+    if full == "true" or name == "other-dims":
+        assert "sdy.replicated_to_unreduced" in out

@@ -121,7 +121,16 @@ class _FunctionPass:
         has_attrs = "res_attrs" in self.func.op.attributes
         for i in range(ret.num_operands):
             target = self.func.result_attrs(i).get(SHARDING) if has_attrs else None
-            self.reshard_operand(ret, i, target, after_operand=False, full=self.full_version)
+            # The limited version too reshards a sharded value returned as a
+            # result that makes axes unreduced.
+            current = sharding_of(ret.operands[i])
+            adds_unreduced = (
+                current is not None
+                and target is not None
+                and any(a not in current.unreduced for a in target.unreduced)
+            )
+            full = self.full_version or adds_unreduced
+            self.reshard_operand(ret, i, target, after_operand=False, full=full)
 
     def visit(self, op: Op) -> None:
         full = self.full_version or _on_full_version(op)
@@ -277,6 +286,21 @@ class _FunctionPass:
         if target is None:
             assert current is not None
             target = TensorSharding.replicated_on(current.mesh, current.rank)
+        kept = current.unreduced if current is not None else ()
+        if any(a not in kept for a in target.unreduced):
+            # First the dims (keeping the unreduced axes there are), then the
+            # axes made unreduced: `sdy.replicated_to_unreduced`, ...
+            dims_only = TensorSharding(target.mesh, target.dims, target.replicated, tuple(kept))
+            if not is_equivalent(current, dims_only):
+                self._insert_reshard(user, index, dims_only, after_operand)
+            op = self._insert_reshard(user, index, target, after_operand)
+            reshard_to_unreduced_collectives(op, self.meshes)
+            return
+        self._insert_reshard(user, index, target, after_operand)
+
+    def _insert_reshard(
+        self, user: Op, index: int, target: TensorSharding, after_operand: bool
+    ) -> Op:
         value = user.operands[index]
         op = reshard(value, target)
         if after_operand:
@@ -284,6 +308,7 @@ class _FunctionPass:
         else:
             insert_before(user, op)
         user.set_operand(index, op.results[0])
+        return op
 
 
 class _OpSettlement:
