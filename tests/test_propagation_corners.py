@@ -537,3 +537,38 @@ def test_a_result_made_unreduced_stays_partial_sums(name, full) -> None:
     out = _same_as_shardy(text, passes)
     if full == "true" or name == "other-dims":
         assert "sdy.replicated_to_unreduced" in out
+
+
+# -- results of functions other than the entry -------------------------------------------
+
+PUSHED = '{sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"a"}, {}]>]>}'
+OTHER_FUNCTIONS = {
+    "a-called-function": (
+        f"func.func @main(%arg0: {W}) -> {W} {{\n  %0 = call @f(%arg0) : ({W}) -> {W}\n"
+        f"  return %0 : {W}\n}}\nfunc.func private @f(%arg0: {W}) -> {W} {{\n"
+        f"  %0 = stablehlo.negate %arg0 {PUSHED} : {W}\n  %1 = stablehlo.abs %0 : {W}\n"
+        f"  return %1 : {W}\n}}"
+    ),
+    "a-second-public-function": (
+        f"func.func @main(%arg0: {W}) -> {W} {{\n  return %arg0 : {W}\n}}\n"
+        f"func.func @g(%arg0: {W}) -> {W} {{\n  %0 = stablehlo.negate %arg0 {PUSHED} : {W}\n"
+        f"  return %0 : {W}\n}}"
+    ),
+    "a-result-sharding-of-another-function": (
+        f"func.func @main(%arg0: {W}) -> {W} {{\n  return %arg0 : {W}\n}}\n"
+        f"func.func @g(%arg0: {W}) -> ({W} {ON_A_OPEN}) {{\n"
+        f"  %0 = stablehlo.negate %arg0 : {W}\n  return %0 : {W}\n}}"
+    ),
+    "the-only-function": (
+        f"func.func @f(%arg0: {W}) -> {W} {{\n  %0 = stablehlo.negate %arg0 {PUSHED} : {W}\n"
+        f"  return %0 : {W}\n}}"
+    ),
+}
+
+
+@pytest.mark.parametrize("pass_name", [BASIC, AGGRESSIVE, OP_PRIORITY, USER_PRIORITY])
+@pytest.mark.parametrize("name", OTHER_FUNCTIONS)
+def test_only_the_entry_function_exchanges_shardings_with_its_results(name, pass_name) -> None:
+    """The propagation passes push to and pull from the results of `@main`
+    (or of the only function), not of other functions."""
+    _same_as_shardy(f"{MESH}\n{OTHER_FUNCTIONS[name]}", pass_name)

@@ -32,8 +32,11 @@ How it runs (as Shardy's pass does):
 0. the members of every `sdy.sharding_group` are synced
    (`sharding_groups.sync_group_members`: one sharding for all, or open
    `sdy.sharding_constraint`s on all of them when their shardings differ);
-1. every function's result shardings are pushed to (and pulled from) the
-   values its `return` returns, through an identity rule;
+1. the entry function's result shardings are pushed to (and pulled from)
+   the values its `return` returns, through an identity rule (the entry is
+   `@main`, or the only function; other functions' results are left alone,
+   as Shardy leaves them; a module of several functions none of which is
+   `@main`, which Shardy rejects, has the results of all pushed and pulled);
 2. a worklist holds every op with a sharding rule (`rule_for`), every
    `sdy.propagation_barrier` and every data-flow edge, in program order. The
    next item is popped from the end; propagating through it (`propagate_op`)
@@ -79,6 +82,7 @@ from typing import Any, Literal
 from shardonnay.ir.core import Block, Func, Module, Op, Value
 from shardonnay.ir.types import TensorType
 from shardonnay.progress import tracker
+from shardonnay.propagation.call_graph import main_func
 from shardonnay.propagation.data_flow import (
     DATA_FLOW_OPS,
     DataFlowEdge,
@@ -575,9 +579,7 @@ class _Driver(ShardingStore):
     # -- function results --------------------------------------------------------------
 
     def _propagate_func_results(self) -> None:
-        for func in self.module.functions:
-            if func.is_declaration:
-                continue
+        for func in _result_functions(self.module):
             for i, value in enumerate(func.return_op.operands):
                 if not isinstance(value.type, TensorType):
                     continue
@@ -610,3 +612,12 @@ class _Driver(ShardingStore):
         for op, rule in self.rules.items():
             if rule is not None and RULE_ATTRIBUTE not in op.attributes:
                 op.attributes[RULE_ATTRIBUTE] = rule
+
+
+def _result_functions(module: Module) -> list[Func]:
+    """The defined functions whose results propagation pushes and pulls: the
+    entry function (see the module docstring)."""
+    entry = main_func(module)
+    if entry is not None:
+        return [] if entry.is_declaration else [entry]
+    return [f for f in module.functions if not f.is_declaration]
