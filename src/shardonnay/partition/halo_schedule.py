@@ -6,6 +6,7 @@ to move first) by what each device would receive.
 
 from __future__ import annotations
 
+import heapq
 import itertools
 import math
 from collections.abc import Callable, Sequence
@@ -192,11 +193,14 @@ def box_schedule(
     rank = len(shape)
     own: tuple[dict[int, list[int]], ...] = tuple({} for _ in range(rank))
     index_of = {d: tuple(held(d, e)[0] for e in range(rank)) for d in devices}
-    holders: dict[tuple[int, ...], list[int]] = {}
+    # per held shard index, its holders as a heap of (boxes sent so far, id):
+    # a device holds one shard, so only its own heap changes when it sends
+    holders: dict[tuple[int, ...], list[tuple[int, int]]] = {}
     for d in devices:
-        holders.setdefault(index_of[d], []).append(d)
+        holders.setdefault(index_of[d], []).append((0, d))
+    for heap in holders.values():
+        heapq.heapify(heap)
     boxes: list[Box] = []
-    sends = dict.fromkeys(devices, 0)
     for d in devices:
         runs = []  # per dim: (held shard index, start, end) of global positions
         lows = []
@@ -222,8 +226,8 @@ def box_schedule(
             index = tuple(j for j, _, _ in cell)
             if index == index_of[d]:
                 continue
-            sender = min(holders[index], key=lambda s: (sends[s], s))
-            sends[sender] += 1
+            sent, sender = holders[index][0]
+            heapq.heapreplace(holders[index], (sent + 1, sender))
             boxes.append(
                 Box(
                     d,

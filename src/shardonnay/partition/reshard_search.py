@@ -38,7 +38,7 @@ State = tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]
 """(atoms of each dim major to minor, unreduced atoms sorted)."""
 
 
-MAX_EXPANDED = 1000
+MAX_EXPANDED = 500
 """States one search expands at most. The states grow with the number of
 atoms (every order of every placement), so a reshard of many atoms on a large
 mesh could take minutes; past this bound the search gives up and the plan is
@@ -131,7 +131,8 @@ class AtomSpace:
     def intervals(self, dims, shape) -> tuple[np.ndarray, np.ndarray]:
         """Per device (by id) and dim, the `[lo, hi)` of its shard."""
         key = (dims, shape)
-        if key not in self._intervals:
+        found = self._intervals.get(key)
+        if found is None:
             n = len(self.coords)
             lo = np.zeros((n, len(shape)), dtype=np.int64)
             hi = np.zeros((n, len(shape)), dtype=np.int64)
@@ -144,8 +145,8 @@ class AtomSpace:
                 chunk = -(-d // count)
                 lo[:, j] = np.minimum(index * chunk, d)
                 hi[:, j] = np.minimum(lo[:, j] + chunk, d)
-            self._intervals[key] = (lo, hi)
-        return self._intervals[key]
+            found = self._intervals[key] = (lo, hi)
+        return found
 
     def local_size(self, dims, shape) -> int:
         return math.prod(
@@ -178,8 +179,8 @@ def _exchange_cost(space_a, space_b, a, b, shape) -> float:
     (_, (dims_a, ua)), (_, (dims_b, ub)) = a, b
     lo_a, hi_a = space_a.intervals(dims_a, shape)
     lo_b, hi_b = space_b.intervals(dims_b, shape)
-    want = np.prod(hi_b - lo_b, axis=1)
-    held = np.prod(np.clip(np.minimum(hi_a, hi_b) - np.maximum(lo_a, lo_b), 0, None), axis=1)
+    want = (hi_b - lo_b).prod(axis=1)
+    held = np.maximum(np.minimum(hi_a, hi_b) - np.maximum(lo_a, lo_b), 0).prod(axis=1)
     if ua or ub:
         same = np.all(space_a.coords[:, list(ua)] == space_b.coords[:, list(ub)], axis=1)
         held = np.where(same, held, 0)
