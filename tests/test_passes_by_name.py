@@ -176,6 +176,40 @@ func.func @main(
 }
 """
 
+# Three copies of one function (after sdy-flatten-call-graph and propagation),
+# two of them sharded alike.
+FLAT = (
+    MESH
+    + """func.func @main(%arg0: tensor<8x4xf32>)
+    -> (tensor<8x4xf32>, tensor<8x4xf32>, tensor<8x4xf32>) {
+  %0 = call @f(%arg0) : (tensor<8x4xf32>) -> tensor<8x4xf32>
+  %1 = call @f_0(%0) : (tensor<8x4xf32>) -> tensor<8x4xf32>
+  %2 = call @f_1(%1) : (tensor<8x4xf32>) -> tensor<8x4xf32>
+  return %0, %1, %2 : tensor<8x4xf32>, tensor<8x4xf32>, tensor<8x4xf32>
+}
+"""
+    + "".join(
+        f"""func.func private @{name}(%arg0: tensor<8x4xf32> {{sdy.sharding = {s}}})
+    -> (tensor<8x4xf32> {{sdy.sharding = {s}}}){original} {{
+  return %arg0 : tensor<8x4xf32>
+}}
+"""
+        for name, s, original in (
+            ("f", '#sdy.sharding<@mesh, [{"x"}, {}]>', ""),
+            (
+                "f_0",
+                '#sdy.sharding<@mesh, [{}, {"y"}]>',
+                ' attributes {sdy.original_func_name = "f"}',
+            ),
+            (
+                "f_1",
+                '#sdy.sharding<@mesh, [{}, {"y"}]>',
+                ' attributes {sdy.original_func_name = "f"}',
+            ),
+        )
+    )
+)
+
 WORKED = {
     "add-data-flow-edges": (DATA_FLOW, "sdy-add-data-flow-edges"),
     "propagate-through-edges": (
@@ -202,6 +236,8 @@ WORKED = {
     "flatten-call-graph": (CALLS, "sdy-flatten-call-graph"),
     "import-func-calls": (CALLS, "sdy-flatten-call-graph,sdy-import-func-calls"),
     "insert-func-call-reshards": (CALLS, "sdy-insert-func-call-reshards"),
+    "unflatten-call-graph": (FLAT, "sdy-unflatten-call-graph"),
+    "unflatten-call-graph-fully": (FLAT, "sdy-unflatten-call-graph{dedup-functions-fully=true}"),
     "lift-inlined-meshes": (MESHES, "sdy-lift-inlined-meshes"),
     "inline-meshes": (MESHES, "sdy-inline-meshes"),
     "manual-axes-cleanup": (MESHES, "sdy-manual-axes-cleanup"),

@@ -437,9 +437,9 @@ def propagate_to_func_results(module: Module) -> None:
                 func.result_attrs(i).pop(SHARDING, None)
 
 
-def _computation_key(func: Func, module: Module) -> tuple:
-    args = func_arg_shardings(func, module)
-    results = func_result_shardings(func, module)
+def _computation_key(func: Func, module: Module, *, shardings: bool = True) -> tuple:
+    args = func_arg_shardings(func, module) if shardings else None
+    results = func_result_shardings(func, module) if shardings else None
     return (
         func.op.attributes.get(ORIGINAL_NAME, func.name),
         str(func.op.attributes.get(FUNC_MANUAL_AXES)),
@@ -448,22 +448,36 @@ def _computation_key(func: Func, module: Module) -> tuple:
     )
 
 
-def unflatten_call_graph(module: Module) -> None:
+def unflatten_call_graph(module: Module, *, fully: bool = False) -> None:
     """`sdy-unflatten-call-graph`: calls of functions with the same original
     name and the same argument and result shardings all call the first such
     function a call refers to (in program order); `sdy.original_func_name`
-    goes. The functions left uncalled go with the next `symbol_dce`."""
+    goes. The functions left uncalled go with the next `symbol_dce`.
+
+    `fully` (`dedup-functions-fully=true`): the shardings do not count; all
+    the calls of one original function call the copy with the most calls
+    (counted in program order, the first to get ahead wins)."""
     funcs = _defined_funcs(module)
     calls = [c for c in _calls(module) if _callee(c, funcs) is not None]
     first: dict[tuple, Func] = {}
     for call in calls:
         callee = _callee(call, funcs)
         assert callee is not None
-        first.setdefault(_computation_key(callee, module), callee)
+        first.setdefault(_computation_key(callee, module, shardings=not fully), callee)
+    if fully:
+        counts: dict[tuple, int] = {}
+        for call in calls:
+            callee = _callee(call, funcs)
+            assert callee is not None
+            own = _computation_key(callee, module)
+            counts[own] = counts.get(own, 0) + 1
+            group = _computation_key(callee, module, shardings=False)
+            if counts[own] > counts.get(_computation_key(first[group], module), 0):
+                first[group] = callee
     for call in calls:
         callee = _callee(call, funcs)
         assert callee is not None
-        target = first[_computation_key(callee, module)]
+        target = first[_computation_key(callee, module, shardings=not fully)]
         call.attributes["callee"] = SymbolRefAttr((target.name,))
     for func in module.functions:
         func.op.attributes.pop(ORIGINAL_NAME, None)

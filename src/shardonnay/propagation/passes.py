@@ -210,13 +210,8 @@ def _register_steps() -> None:
 
     @register_pass("sdy-unflatten-call-graph", {"dedup-functions-fully": _FALSE})
     def _unflatten_call_graph(module: Module, options: dict[str, str]) -> Module:
-        if _flag(options, "dedup-functions-fully"):
-            raise ShardonnayError(
-                "sdy-unflatten-call-graph: shardonnay deduplicates functions by their "
-                "shardings only (dedup-functions-fully=false)"
-            )
         module = module.copy()
-        call_graph.unflatten_call_graph(module)
+        call_graph.unflatten_call_graph(module, fully=_flag(options, "dedup-functions-fully"))
         return module
 
 
