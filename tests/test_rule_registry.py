@@ -232,12 +232,16 @@ PROGRAMS |= {
     "custom_call @mhlo.topk": "%0:2 = stablehlo.custom_call @mhlo.topk(%f) {mhlo.attributes = "
     f"{{k = 2 : i64, largest = true}}, mhlo.version = 1 : i64}} : ({F}) -> "
     "(tensor<4x2xf32>, tensor<4x2xi32>)",
-    "custom_call @ApproxTopK": "%0:2 = stablehlo.custom_call @ApproxTopK(%f, %i, %s, %k) "
-    f"{{mhlo.backend_config = {{reduction_dim = 1 : i64, top_k = 2 : i64}}}} : ({F}, {N}, "
-    "tensor<f32>, tensor<i32>) -> (tensor<4x2xf32>, tensor<4x2xi32>)",
-    "custom_call @PartialReduce": "%0:2 = stablehlo.custom_call @PartialReduce(%f, %i, %s, %k)"
-    f" {{mhlo.backend_config = {{reduction_dim = 1 : i64, top_k = 2 : i64}}}} : ({F}, {N}, "
-    "tensor<f32>, tensor<i32>) -> (tensor<4x2xf32>, tensor<4x2xi32>)",
+    "custom_call @ApproxTopK": "%lowest = stablehlo.constant dense<0xFF800000> : tensor<f32>\n  "
+    "%0:2 = stablehlo.custom_call @ApproxTopK(%f, %i, %lowest, %k) "
+    f"{{called_computations = [@greater], mhlo.backend_config = {{aggregate_to_topk = true, "
+    f"reduction_dim = 1 : i64, top_k = 2 : i64}}}} : ({F}, {N}, tensor<f32>, tensor<i32>) -> "
+    "(tensor<4x2xf32>, tensor<4x2xi32>)",
+    "custom_call @PartialReduce": "%lowest = stablehlo.constant dense<0xFF800000> : tensor<f32>\n  "
+    "%0:2 = stablehlo.custom_call @PartialReduce(%f, %i, %lowest, %k)"
+    f" {{called_computations = [@greater], mhlo.backend_config = {{aggregate_to_topk = true, "
+    f"reduction_dim = 1 : i64, top_k = 2 : i64}}}} : ({F}, {N}, tensor<f32>, tensor<i32>) -> "
+    "(tensor<4x2xf32>, tensor<4x2xi32>)",
 }
 
 # Collectives exchange data between devices: the global program cannot run them.
@@ -255,8 +259,7 @@ COLLECTIVES = {
 # of a 64-bit value split into two 32-bit ones and put back together
 # (`@X64SplitLow`, `@X64SplitHigh`, `@X64Combine`, whose conventions XLA keeps
 # to itself), the sharding-inspection hook of `jax.debug.inspect_array_sharding`
-# (which XLA runs at compile time) and the approximate top-k (which may
-# return any of several answers).
+# (which XLA runs at compile time).
 NO_SEMANTICS = {
     "custom_call @Cholesky",
     "custom_call @CompactWyHelper",
@@ -266,20 +269,32 @@ NO_SEMANTICS = {
     "custom_call @X64SplitLow",
     "custom_call @X64SplitHigh",
     "custom_call @InspectSharding",
-    "custom_call @ApproxTopK",
-    "custom_call @PartialReduce",
 }
 # Rules whose sharded factors the partitioner serves with more than a local copy
 # of the op: scatter and dynamic_update_slice rebase their indices per shard,
-# rng_bit_generator offsets each shard's bits and a convolution's sharded window
-# exchanges halos.
-NOT_LOCAL = {"scatter", "dynamic_update_slice", "rng_bit_generator", "convolution"}
+# rng_bit_generator offsets each shard's bits, a convolution's sharded window
+# exchanges halos and an approximate top-k's reduced dim is gathered whole.
+NOT_LOCAL = {
+    "scatter",
+    "dynamic_update_slice",
+    "rng_bit_generator",
+    "convolution",
+    "custom_call @ApproxTopK",
+    "custom_call @PartialReduce",
+}
 
 
 # Functions some programs call.
+GREATER = (
+    "func.func private @greater(%a: tensor<f32>, %b: tensor<f32>, %i: tensor<i32>, "
+    "%j: tensor<i32>) -> tensor<i1> {\n  %0 = stablehlo.compare GT, %a, %b : "
+    "(tensor<f32>, tensor<f32>) -> tensor<i1>\n  return %0 : tensor<i1>\n}"
+)
 CALLED = {
     "composite": f"func.func private @my_scale(%x: {F}) -> {F} {{\n"
     f"  %0 = stablehlo.multiply %x, %x : {F}\n  return %0 : {F}\n}}",
+    "custom_call @ApproxTopK": GREATER,
+    "custom_call @PartialReduce": GREATER,
 }
 
 
@@ -420,4 +435,27 @@ def test_top_k_custom_calls_compute_what_xla_computes() -> None:
     inputs = [rng.normal(size=(4, 6)).astype(np.float32), rng.integers(0, 3, size=(4, 6))]
     inputs[1] = inputs[1].astype(np.int32)
     for a, b in zip(run(module, *inputs), run_on_devices(module, *inputs), strict=True):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_approximate_top_k_computes_what_xla_computes() -> None:
+    """JAX's `approx_max_k` / `approx_min_k` as lowered for CPU (the exact
+    fallback), ties included (the values repeat)."""
+    import jax
+    import jax.numpy as jnp
+
+    from shardonnay.runtime.pjrt import run_on_devices
+
+    def f(x, y):
+        return (
+            jax.lax.approx_max_k(x, 3),
+            jax.lax.approx_min_k(x, 2, reduction_dimension=0),
+            jax.lax.approx_max_k(y, 4),
+        )
+
+    module = parse_module(jax.jit(f).lower(jnp.ones((6, 16)), jnp.ones((5, 8))).as_text())
+    rng = np.random.default_rng(2)
+    x = rng.integers(0, 4, size=(6, 16)).astype(np.float32)
+    y = rng.normal(size=(5, 8)).astype(np.float32)
+    for a, b in zip(run(module, x, y), run_on_devices(module, x, y), strict=True):
         np.testing.assert_array_equal(a, b)

@@ -8,7 +8,9 @@ shardonnay does not know the target. Known are:
   identities; `@SPMDFullToShardShape` / `@SPMDShardToFullShape` where they
   keep the shape), and the moves between memories and layouts that keep the
   values (`@MoveToHost`, `@MoveToDevice`, `@LayoutConstraint`);
-- `@mhlo.erf` (as `chlo.erf`) and `@mhlo.topk` (as `chlo.top_k`);
+- `@mhlo.erf` (as `chlo.erf`), `@mhlo.topk` (as `chlo.top_k`) and the
+  approximate top-k `@ApproxTopK` / `@PartialReduce` (exactly, as XLA's
+  fallback computes it);
 - the LAPACK kernels JAX's CPU lowering calls (`@lapack_sgesdd_ffi`, ...: LU,
   QR, Cholesky, triangular solves, symmetric and general eigenproblems,
   SVD; `s`, `d`, `c`, `z` for f32, f64, complex64, complex128), the GPU
@@ -200,6 +202,80 @@ def _top_k(op: Op, args: list) -> list:
     indices = np.argsort(keys, axis=-1, kind="stable")[..., :count]
     index_type = op.result_types[1].dtype  # type: ignore[union-attr]
     return [np.take_along_axis(x, indices, axis=-1), indices.astype(index_type)]
+
+
+def _approx_top_k(op: Op, args: list) -> list:
+    """`@ApproxTopK` / `@PartialReduce` `(operand, iota, init, init_index)`
+    with `aggregate_to_topk`: the `top_k` first values along `reduction_dim`
+    in the order of the comparator in `called_computations` (a `compare GT`
+    or `LT` of its first two arguments; where the function is out of reach,
+    the order the init value starts: -inf or the lowest integer for the
+    largest values, +inf or the highest for the smallest), and the iota's
+    values at them. The
+    answer is exact, which an approximate top-k may always give (XLA's CPU
+    fallback, `is_fallback = true`, gives it too)."""
+    _expect(op, 4, 2, args)
+    config = _config(op)
+    k, dim = config.get("top_k"), config.get("reduction_dim")
+    if not isinstance(k, IntegerAttr) or not isinstance(dim, IntegerAttr):
+        raise UnsupportedOpError(
+            f"custom call @{_target(op)}: needs top_k and reduction_dim in mhlo.backend_config"
+        )
+    x, iota = np.asarray(args[0]), np.asarray(args[1])
+    axis, count = dim.value, k.value
+    if not 0 <= axis < x.ndim or _shape(op, 0)[axis] != count or count > x.shape[axis]:
+        raise UnsupportedOpError(
+            f"custom call @{_target(op)}: only the aggregated top {count} along dim {axis} of "
+            f"{x.shape} is computed"
+        )
+    keys = x.astype(np.float64) if x.dtype.kind in "biu" else x
+    if _largest_first(op, np.asarray(args[2])):
+        keys = -keys
+    order = np.take(np.argsort(keys, axis=axis, kind="stable"), np.arange(count), axis=axis)
+    return [np.take_along_axis(x, order, axis=axis), np.take_along_axis(iota, order, axis=axis)]
+
+
+def _largest_first(op: Op, init: np.ndarray) -> bool:
+    """Whether a top-k takes the largest values: by its comparator, else by its
+    init value."""
+    direction = _comparator_direction(op)
+    if direction is not None:
+        return direction in ("GT", "GE")
+    if init.dtype.kind == "f" and np.isinf(init).all():
+        return bool((init < 0).all())
+    if init.dtype.kind in "iu":
+        info = np.iinfo(init.dtype)
+        if (init == info.min).all() or (init == info.max).all():
+            return bool((init == info.min).all())
+    raise UnsupportedOpError(
+        f"custom call @{_target(op)}: neither its comparator nor its init value {init} says "
+        "whether it takes the largest or the smallest values"
+    )
+
+
+def _comparator_direction(op: Op) -> str | None:
+    """The direction of the `compare` a top-k's comparator function makes of
+    its first two arguments (None when the function is out of reach)."""
+    refs = op.attributes.get("called_computations", ())
+    top = op
+    while top.parent_op is not None:
+        top = top.parent_op
+    block = top.parent
+    funcs = {o.attributes.get("sym_name"): o for o in (block.ops if block is not None else ())}
+    comparator = funcs.get(refs[0].names[-1]) if refs else None
+    if comparator is None:
+        return None
+    body = comparator.regions[0].entry
+    compare = body.ops[0] if body.ops else None
+    if (
+        compare is None
+        or compare.name != "stablehlo.compare"
+        or list(compare.operands) != list(body.arguments[:2])
+    ):
+        raise UnsupportedOpError(
+            f"custom call @{_target(op)}: its comparator must compare its first two arguments"
+        )
+    return str(compare.attributes["comparison_direction"].value)
 
 
 def _callback(op: Op, args: list) -> list:
@@ -404,6 +480,8 @@ _TABLE: dict[str, Semantics] = {
     "LayoutConstraint": _identity,
     "mhlo.erf": _erf,
     "mhlo.topk": _top_k,
+    "ApproxTopK": _approx_top_k,
+    "PartialReduce": _approx_top_k,
     "Qr": _geqrf,
     "QrDecompositionBlock": _geqrf,  # the blocked form of the same factorization
     "ProductOfElementaryHouseholderReflectors": _householder_product,

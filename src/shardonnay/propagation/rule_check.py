@@ -287,6 +287,9 @@ def local_copy(
 
     operands = {v: Value(local(v, s)) for v, s in zip(op.operands, in_shardings, strict=True)}
     copy = op.clone(dict(operands))
+    # Not inserted, but in the op's block: the symbols it refers to (a top-k's
+    # comparator in `called_computations`) resolve as they do for the op.
+    copy.parent = op.parent
     for r, new, s in zip(op.results, copy.results, out_shardings, strict=True):
         new.type = local(r, s)
     _localize_attributes(op, copy)
