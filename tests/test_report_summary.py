@@ -11,7 +11,7 @@ from shardonnay import parse_module
 from shardonnay.cli import main
 from shardonnay.partition.cost import collective_costs
 from shardonnay.partition.global_to_local import convert_global_to_local
-from shardonnay.partition.program import explicit_collectives
+from shardonnay.partition.program import explicit_collectives, partition
 from shardonnay.partition.report import human_bytes, report_of
 
 ROOT = Path(__file__).parent.parent
@@ -79,7 +79,7 @@ def test_summary_groups_by_kind_axes_and_source(capsys) -> None:
     path = CORPUS / "transformer_block_backward.mlir"
     module = parse_module(path.read_text())
     explicit = explicit_collectives(module)
-    report = report_of(module, explicit, convert_global_to_local(explicit))
+    report = report_of(module, explicit, partition(module))  # the program the CLI prints
     groups = report.groups()
     assert sum(len(g.rows) for g in groups) == len(report.rows)
     assert [g.bytes_received for g in groups] == sorted(

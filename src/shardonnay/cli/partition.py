@@ -118,6 +118,7 @@ def add_command(commands: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from shardonnay.errors import CheckError, ShardonnayError
     from shardonnay.ir.verifier import verify
+    from shardonnay.partition.combined_collectives import combine_all_reduces
     from shardonnay.partition.global_to_local import convert_global_to_local
     from shardonnay.partition.numerics import validate_tolerance
     from shardonnay.partition.program import check, explicit_collectives
@@ -157,6 +158,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         explicit = explicit_collectives(module, propagate=propagate)
         local = convert_global_to_local(explicit)
+        combine_all_reduces(local)  # as partition() does
     if args.json:
         import json
 

@@ -142,12 +142,15 @@ def partition(
     a mesh has more devices than `max_devices` (default
     `$SHARDONNAY_MAX_DEVICES`, else 1024: `shardonnay.partition.device_limit`).
     """
+    from shardonnay.partition.combined_collectives import combine_all_reduces
     from shardonnay.partition.global_to_local import convert_global_to_local
 
     explicit = explicit_collectives(
         module, propagate=propagate, reshards=reshards, max_devices=max_devices
     )
-    return convert_global_to_local(explicit, max_devices=max_devices)
+    local = convert_global_to_local(explicit, max_devices=max_devices)
+    combine_all_reduces(local)  # as XLA's all-reduce combiner: fewer, larger steps
+    return local
 
 
 def describe_costs(module: Module, explicit: Module, local: Module) -> str:
@@ -303,6 +306,7 @@ def check(
     is not a finite number >= 0 raises `ShardonnayError`.
     """
     from shardonnay.ir.types import TensorType
+    from shardonnay.partition.combined_collectives import combine_all_reduces
     from shardonnay.partition.cost import collective_costs
     from shardonnay.partition.global_to_local import convert_global_to_local
     from shardonnay.partition.memory import peak_memory
@@ -318,6 +322,7 @@ def check(
         arguments = scaled_inputs(arguments, input_scale)
     explicit = explicit_collectives(module, propagate=propagate, reshards=reshards)
     local = convert_global_to_local(explicit, poison_padding=True)
+    combine_all_reduces(local)
     result_types = module.function("main").type.results
     with np.errstate(all="ignore"):
         expected = run(module, *arguments)

@@ -1,0 +1,197 @@
+"""Independent all-reduces of a per-device program combined into one, as XLA's
+all-reduce combiner does.
+
+A data-parallel training step all-reduces every gradient separately, each
+paying the ring's latency (`2 (n - 1)` steps); the optimizer reads them only
+after the whole backward pass. `combine_all_reduces` merges an all-reduce
+into the next one of its block with the same device groups and reduction
+when the later one does not depend on its results: the later op reduces
+both operand lists at once, moving the same bytes in one collective, and the ops
+between them that read the earlier results move after it. A combined
+all-reduce takes its operands flattened and concatenated into one buffer and
+slices its results back, as XLA's combiner does. The earlier results become ready later, so
+the buffers live a little longer.
+
+>>> from shardonnay.syntax.mlir_reader import parse_module
+>>> m = parse_module('''
+... func.func @main(%a: tensor<4xf32>, %b: tensor<2xf32>) -> (tensor<4xf32>, tensor<2xf32>) {
+...   %0 = "stablehlo.all_reduce"(%a) <{replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>}> ({
+...   ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+...     %s = stablehlo.add %x, %y : tensor<f32>
+...     stablehlo.return %s : tensor<f32>
+...   }) : (tensor<4xf32>) -> tensor<4xf32>
+...   %1 = stablehlo.negate %b : tensor<2xf32>
+...   %2 = "stablehlo.all_reduce"(%1) <{replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>}> ({
+...   ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+...     %s = stablehlo.add %x, %y : tensor<f32>
+...     stablehlo.return %s : tensor<f32>
+...   }) : (tensor<2xf32>) -> tensor<2xf32>
+...   return %0, %2 : tensor<4xf32>, tensor<2xf32>
+... }''')
+>>> combine_all_reduces(m)
+1
+>>> names = [op.name.removeprefix("stablehlo.") for op in m.function("main").body.ops]
+>>> names[:5], names.count("all_reduce")
+(['negate', 'reshape', 'reshape', 'concatenate', 'all_reduce'], 1)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+
+from shardonnay.ir.attributes import DenseArrayAttr, IntegerAttr
+from shardonnay.ir.core import Block, Module, Op, Region, Value
+from shardonnay.ir.types import TensorType
+
+I64 = "i64"
+
+
+def combine_all_reduces(module: Module) -> int:
+    """Combines the all-reduces of every block of `module` that can be (in
+    place); returns how many were merged into a later one."""
+    merged = 0
+    for block in list(_blocks(module)):
+        merged += _combine_in(block)
+        for op in list(block.ops):
+            if op.name == "stablehlo.all_reduce" and len(op.operands) > 1:
+                _pack(op, block)
+    return merged
+
+
+def _combine_in(block: Block) -> int:
+    merged = 0
+    pending: dict[tuple, Op] = {}
+    for op in list(block.ops):
+        key = _key(op)
+        if key is None:
+            continue
+        earlier = pending.get(key)
+        if earlier is not None:
+            readers = _readers_between(earlier, op, block)
+            if readers is not None:
+                op = _merge(earlier, op, block, readers)
+                merged += 1
+        pending[key] = op
+    return merged
+
+
+def _key(op: Op) -> tuple | None:
+    """What must agree for two all-reduces to combine, or None (not combinable)."""
+    if op.name != "stablehlo.all_reduce" or len(op.regions) != 1 or not op.operands:
+        return None
+    region = op.regions[0]
+    if len(region.blocks) != 1:
+        return None
+    body = region.blocks[0]
+    if len(body.arguments) != 2 or len(body.ops) != 2 or body.ops[1].name != "stablehlo.return":
+        return None
+    reduce = body.ops[0]
+    if list(reduce.operands) != list(body.arguments) or body.ops[1].operands != (
+        reduce.results[0],
+    ):
+        return None
+    element = body.arguments[0].type
+    if not isinstance(element, TensorType):
+        return None
+    for v in op.operands:
+        if not isinstance(v.type, TensorType) or v.type.element_type != element.element_type:
+            return None
+    attributes = tuple(
+        sorted(
+            (name, str(value)) for name, value in op.attributes.items() if name != "channel_handle"
+        )
+    )
+    return (reduce.name, str(element), attributes)
+
+
+def _readers_between(earlier: Op, later: Op, block: Block) -> list[Op] | None:
+    """The ops between `earlier` and `later` in `block` that read `earlier`'s
+    results (or what they compute), in order; None when `later` reads them."""
+    ops = block.ops
+    start, end = ops.index(earlier), ops.index(later)
+    tainted = {id(r) for r in earlier.results}
+    readers = []
+    for op in ops[start + 1 : end]:
+        if any(id(v) in tainted for inner in op.walk() for v in inner.operands):
+            readers.append(op)
+            tainted.update(id(r) for r in op.results)
+    if any(id(v) in tainted for v in later.operands):
+        return None
+    return readers
+
+
+def _merge(earlier: Op, later: Op, block: Block, readers: list[Op]) -> Op:
+    """One all-reduce of both operand lists at `later`'s place, the `readers`
+    of `earlier`'s results moved after it (in their order)."""
+    combined = Op(
+        later.name,
+        [*earlier.operands, *later.operands],
+        [*earlier.result_types, *later.result_types],
+        dict(later.attributes),
+        location=later.location,
+        inherent=later.inherent,
+    )
+    combined.add_region(_copied_region(later))
+    block.insert_before(later, combined)
+    count = len(earlier.results)
+    for i, result in enumerate(earlier.results):
+        result.replace_all_uses_with(combined.results[i])
+    for i, result in enumerate(later.results):
+        result.replace_all_uses_with(combined.results[count + i])
+    earlier.erase()
+    later.erase()
+    for reader in readers:
+        block.ops.remove(reader)
+    at = block.ops.index(combined) + 1
+    for offset, reader in enumerate(readers):
+        block.insert(at + offset, reader)
+    return combined
+
+
+def _pack(op: Op, block: Block) -> None:
+    """`op`, a variadic all-reduce, as one all-reduce of its operands flattened
+    and concatenated, sliced and reshaped back (what XLA's combiner makes; a
+    tuple-shaped all-reduce is not what every XLA pipeline accepts)."""
+    element = op.operands[0].type.element_type
+    sizes = [math.prod(v.type.shape) for v in op.operands]
+
+    def add(name: str, operands: list[Value], shape: tuple[int, ...], attributes=None) -> Value:
+        new = Op(name, operands, [TensorType(shape, element)], attributes or {})
+        block.insert_before(op, new)
+        return new.results[0]
+
+    flat = [add("stablehlo.reshape", [v], (n,)) for v, n in zip(op.operands, sizes, strict=True)]
+    joined = add("stablehlo.concatenate", flat, (sum(sizes),), {"dimension": IntegerAttr(0, I64)})
+    single = Op(op.name, [joined], [joined.type], dict(op.attributes), location=op.location)
+    single.add_region(_copied_region(op))
+    block.insert_before(op, single)
+    start = 0
+    for result, n in zip(op.results, sizes, strict=True):
+        bounds = {
+            "start_indices": DenseArrayAttr(I64, (start,)),
+            "limit_indices": DenseArrayAttr(I64, (start + n,)),
+            "strides": DenseArrayAttr(I64, (1,)),
+        }
+        part = add("stablehlo.slice", [single.results[0]], (n,), bounds)
+        shaped = Op("stablehlo.reshape", [part], [result.type])
+        block.insert_before(op, shaped)
+        result.replace_all_uses_with(shaped.results[0])
+        start += n
+    op.erase()
+
+
+def _copied_region(op: Op) -> Region:
+    copy = op.clone()
+    region = copy.regions.pop()
+    copy.operands = []  # the detached copy no longer uses op's operands
+    return region
+
+
+def _blocks(module: Module) -> Iterator[Block]:
+    for func in module.functions:
+        yield func.body
+        for op in func.body.ops:
+            for inner in op.walk():
+                for region in inner.regions:
+                    yield from region.blocks
