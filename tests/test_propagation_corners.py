@@ -26,7 +26,7 @@ from shardonnay.syntax.mlir_reader import parse_module
 pytest.importorskip("jax")
 
 from mlir_oracle import run_pass_pipeline
-from pass_programs import program as called_twice_program
+from pass_programs import program as pass_program
 from program_generator import random_program
 
 PIPELINE = "sdy-propagation-pipeline"
@@ -617,7 +617,7 @@ def test_random_programs_called_twice(pass_name) -> None:
     """Random programs made a private function that `@main` calls twice: over
     150 seeds (104 programs) each is identical under the four passes; about
     36 were while every function's results exchanged shardings."""
-    programs = [called_twice_program(seed, "calls") for seed in range(40)]
+    programs = [pass_program(seed, "calls") for seed in range(40)]
     programs = [t for t in programs if "sharding_group" not in t]
     assert len(programs) >= 20
     for text in programs:
