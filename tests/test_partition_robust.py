@@ -244,6 +244,13 @@ ZERO_SIZE_PROGRAMS = {
         " : (tensor<0x4xf32>, tensor<f32>) -> tensor<4xf32>\n"
         "  return %0, %1 : tensor<0xf32>, tensor<4xf32>\n}"
     ),
+    "max of nothing": (  # -inf on both sides is no difference
+        f"func.func @main({EMPTY}) -> tensor<4xf32> {{\n"
+        "  %init = stablehlo.constant dense<0xFF800000> : tensor<f32>\n"
+        "  %0 = stablehlo.reduce(%a init: %init) applies stablehlo.maximum across dimensions = [0]"
+        " : (tensor<0x4xf32>, tensor<f32>) -> tensor<4xf32>\n"
+        "  return %0 : tensor<4xf32>\n}"
+    ),
     "elementwise": (
         f"func.func @main({EMPTY}, %b: tensor<0x4xf32> {ON_Y})"
         " -> tensor<0x4xf32> {\n"

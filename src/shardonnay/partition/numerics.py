@@ -314,7 +314,9 @@ def _differences(
     reference: np.ndarray, got: np.ndarray, finite: np.ndarray, misplaced: np.ndarray
 ) -> np.ndarray:
     with np.errstate(invalid="ignore", over="ignore"):
-        diff = np.where(finite, np.abs(reference - got), 0.0).astype(np.float64)
+        # Equal specials (an empty max's -inf on both sides) are no difference.
+        differ = finite & (reference != got)
+        diff = np.where(differ, np.abs(reference - got), 0.0).astype(np.float64)
     diff[~np.isfinite(diff)] = np.inf
     diff[misplaced] = np.inf
     return diff
