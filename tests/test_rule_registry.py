@@ -459,3 +459,31 @@ def test_approximate_top_k_computes_what_xla_computes() -> None:
     y = rng.normal(size=(5, 8)).astype(np.float32)
     for a, b in zip(run(module, x, y), run_on_devices(module, x, y), strict=True):
         np.testing.assert_array_equal(a, b)
+
+
+def test_the_compatibility_ops_partition() -> None:
+    """Sharded on the batch and feature dims, batch normalization, broadcast
+    and einsum partition and compute what the unpartitioned program does."""
+    import shardonnay
+    from shardonnay.runtime.interpreter import random_inputs
+
+    t, v = "tensor<8x6x4xf32>", "tensor<6xf32>"
+    config = "{epsilon = 1.0e-3 : f32, feature_index = 1 : i64}"
+    module = parse_module(
+        f"""sdy.mesh @mesh = <["x"=2, "y"=3]>
+func.func @main(%x: {t} {{sdy.sharding = #sdy.sharding<@mesh, [{{"x"}}, {{"y"}}, {{}}]>}},
+    %s: {v}, %o: {v}, %m: {v}, %v: {v}) -> ({t}, {t}, {v}, {v}, tensor<8x6xf32>,
+    tensor<4x4xf32>) {{
+  %0 = "stablehlo.batch_norm_inference"(%x, %s, %o, %m, %v) {config}
+    : ({t}, {v}, {v}, {v}, {v}) -> {t}
+  %1:3 = "stablehlo.batch_norm_training"(%x, %s, %o) {config} : ({t}, {v}, {v}) -> ({t}, {v}, {v})
+  %2 = stablehlo.broadcast %s, sizes = [8] : ({v}) -> tensor<8x6xf32>
+  %3 = stablehlo.einsum %x, %x, config = "abc,abd->cd" : ({t}, {t}) -> tensor<4x4xf32>
+  return %0, %1#0, %1#1, %1#2, %2, %3 : {t}, {t}, {v}, {v}, tensor<8x6xf32>, tensor<4x4xf32>
+}}"""
+    )
+    inputs = random_inputs(module, seed=0)
+    inputs[4] = np.abs(inputs[4]) + 0.5  # a variance
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # ops without rules
+        assert shardonnay.check(module, seed=0, inputs=inputs).ok
