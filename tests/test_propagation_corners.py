@@ -622,3 +622,38 @@ def test_random_programs_called_twice(pass_name) -> None:
     assert len(programs) >= 20
     for text in programs:
         _same_as_shardy(text, pass_name)
+
+
+# -- ops without rules in the middle of a program ------------------------------------------
+
+NO_RULE_PROGRAMS = {
+    "composite": (
+        f"%arg0: {W} {ON_A}",
+        W,
+        f'  %0 = stablehlo.composite "my.scale" %arg0 {{decomposition = @my_scale}} : ({W}) -> '
+        f"{W}\n  %1 = stablehlo.negate %0 : {W}\n  return %1 : {W}",
+        f"func.func private @my_scale(%x: {W}) -> {W} {{\n"
+        f"  %0 = stablehlo.multiply %x, %x : {W}\n  return %0 : {W}\n}}",
+    ),
+    "random-numbers": (
+        f"%arg0: {W} {ON_A}, %s: tensor<2xui64>",
+        f"({W}, {W})",
+        "  %c = stablehlo.constant dense<[8, 4]> : tensor<2xi64>\n"
+        "  %z = stablehlo.constant dense<0.0> : tensor<f32>\n"
+        "  %o = stablehlo.constant dense<1.0> : tensor<f32>\n"
+        "  %r = stablehlo.rng %z, %o, %c, distribution = UNIFORM : (tensor<f32>, tensor<f32>, "
+        f"tensor<2xi64>) -> {W}\n  %1 = stablehlo.add %r, %arg0 : {W}\n"
+        "  %st, %b = stablehlo.rng_bit_generator %s, algorithm = DEFAULT : (tensor<2xui64>) -> "
+        "(tensor<2xui64>, tensor<8x4xui32>)\n"
+        f"  %f = stablehlo.convert %b : (tensor<8x4xui32>) -> {W}\n"
+        f"  %2 = stablehlo.multiply %f, %1 : {W}\n  return %1, %2 : {W}, {W}",
+        "",
+    ),
+}
+
+
+@pytest.mark.parametrize("pass_name", [BASIC, AGGRESSIVE, PIPELINE])
+@pytest.mark.parametrize("name", NO_RULE_PROGRAMS)
+def test_composites_and_random_numbers(name, pass_name) -> None:
+    args, results, body, extra = NO_RULE_PROGRAMS[name]
+    _same_as_shardy(_main(args, results, body, extra=extra), pass_name)
