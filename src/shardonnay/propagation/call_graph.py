@@ -160,6 +160,15 @@ def main_func(module: Module) -> Func | None:
     return next((f for f in funcs if f.name == "main"), None)
 
 
+def entry_functions(module: Module) -> list[Func]:
+    """The defined entry function (`main_func`) as a list; all defined
+    functions when there is none (several functions, none `@main`)."""
+    entry = main_func(module)
+    if entry is not None:
+        return [] if entry.is_declaration else [entry]
+    return [f for f in module.functions if not f.is_declaration]
+
+
 def is_equivalent(a: TensorSharding | None, b: TensorSharding | None) -> bool:
     """Shardy's `isEquivalent`: the same mesh, dim axes and unreduced axes
     (open or closed dims, priorities and replicated axes aside); fully

@@ -82,7 +82,7 @@ from typing import Any, Literal
 from shardonnay.ir.core import Block, Func, Module, Op, Value
 from shardonnay.ir.types import TensorType
 from shardonnay.progress import tracker
-from shardonnay.propagation.call_graph import main_func
+from shardonnay.propagation.call_graph import entry_functions
 from shardonnay.propagation.data_flow import (
     DATA_FLOW_OPS,
     DataFlowEdge,
@@ -579,7 +579,7 @@ class _Driver(ShardingStore):
     # -- function results --------------------------------------------------------------
 
     def _propagate_func_results(self) -> None:
-        for func in _result_functions(self.module):
+        for func in entry_functions(self.module):
             for i, value in enumerate(func.return_op.operands):
                 if not isinstance(value.type, TensorType):
                     continue
@@ -612,12 +612,3 @@ class _Driver(ShardingStore):
         for op, rule in self.rules.items():
             if rule is not None and RULE_ATTRIBUTE not in op.attributes:
                 op.attributes[RULE_ATTRIBUTE] = rule
-
-
-def _result_functions(module: Module) -> list[Func]:
-    """The defined functions whose results propagation pushes and pulls: the
-    entry function (see the module docstring)."""
-    entry = main_func(module)
-    if entry is not None:
-        return [] if entry.is_declaration else [entry]
-    return [f for f in module.functions if not f.is_declaration]
