@@ -181,7 +181,9 @@ def check_parse_error(error: ParseError, text: str) -> None:
     rendered = str(error).split("\n")
     assert rendered[-1].strip() == "^", (text, str(error))
     assert 1 <= error.column <= len(error.source_line) + 1, (text, str(error))
-    assert rendered[-1].index("^") - 2 == error.column - 1
+    # The caret points at the character at the column (long lines are clipped around it).
+    shown, caret = rendered[-2][2:], rendered[-1].index("^") - 2
+    assert shown[caret : caret + 1] == error.source_line[error.column - 1 : error.column]
     assert rendered[0].startswith(f"<string>:{error.line}:{error.column}: ")
 
 

@@ -372,7 +372,7 @@ ERRORS = [
         'func.func @main() {\n  "foo.x"() {a = dense<[1, 2> : tensor<2xi32>} : () -> ()\n'
         "  return\n}",
         "> : tensor<2xi32>",
-        "unbalanced '>'",
+        "unclosed '['",
     ),
     (
         'func.func @main() {\n  "foo.x"() {a = #foo.b<[1, 2>} : () -> ()\n  return\n}',

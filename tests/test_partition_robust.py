@@ -6,6 +6,7 @@ reference interpreter on the unpartitioned program.
 """
 
 import itertools
+import os
 import time
 
 import numpy as np
@@ -364,3 +365,5 @@ def test_the_cli_says_how_to_raise_the_device_limit(tmp_path, capsys, monkeypatc
     assert main(["partition", str(path), "--max-devices", "64"]) == 1
     assert "128 devices, more than the 64" in capsys.readouterr().err
     assert main(["partition", str(path), "--max-devices", "128"]) == 0
+    assert ENVIRONMENT_VARIABLE not in os.environ  # the flag is no setting for what runs later
+    assert main(["partition", str(path), "--max-devices", "128", "--simulate"]) == 0

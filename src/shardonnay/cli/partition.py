@@ -116,24 +116,16 @@ def add_command(commands: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from shardonnay.errors import CheckError, ShardonnayError
+    from shardonnay.errors import CheckError
     from shardonnay.ir.verifier import verify
     from shardonnay.partition.combined_collectives import combine_all_reduces
     from shardonnay.partition.global_to_local import convert_global_to_local
     from shardonnay.partition.numerics import validate_tolerance
-    from shardonnay.partition.program import check, explicit_collectives
+    from shardonnay.partition.program import check, explicit_collectives, propagated_program
+    from shardonnay.partition.report import report_of
 
     for name in ("rounding", "rtol", "atol", "input_scale"):
         validate_tolerance(f"--{name.replace('_', '-')}", getattr(args, name))
-    if args.seed < 0:
-        raise ShardonnayError(f"--seed must be >= 0, got {args.seed}")
-    if args.max_devices is not None:
-        import os
-
-        from shardonnay.partition.device_limit import ENVIRONMENT_VARIABLE, device_limit
-
-        # every step reads the limit from the environment (check's included)
-        os.environ[ENVIRONMENT_VARIABLE] = str(device_limit(args.max_devices))
     module = read_program(args)
     verify(module)
     propagate = not args.no_propagate
@@ -149,22 +141,22 @@ def run(args: argparse.Namespace) -> int:
                 rtol=args.rtol,
                 atol=args.atol,
                 propagate=propagate,
+                max_devices=args.max_devices,
             )
         except CheckError as e:
             if e.result is None:
                 raise
             result, failure = e.result, e
-        explicit, local = result.explicit, result.local
+        explicit, local, propagated = result.explicit, result.local, result.propagated
     else:
-        explicit = explicit_collectives(module, propagate=propagate)
-        local = convert_global_to_local(explicit)
+        propagated = propagated_program(module, propagate=propagate, max_devices=args.max_devices)
+        explicit = explicit_collectives(propagated, propagate=False, max_devices=args.max_devices)
+        local = convert_global_to_local(explicit, max_devices=args.max_devices)
         combine_all_reduces(local)  # as partition() does
     if args.json:
         import json
 
-        from shardonnay.partition.report import report_of
-
-        report = report_of(module, explicit, local, propagate=propagate)
+        report = report_of(module, explicit, local, propagated=propagated)
         print(json.dumps(report.to_json()))
         if failure is not None:
             raise failure
@@ -172,14 +164,12 @@ def run(args: argparse.Namespace) -> int:
     sys.stdout.write((explicit if args.global_program else local).to_text())
     comments = []
     if args.report:
-        from shardonnay.partition.report import report_of
-
-        report = report_of(module, explicit, local, propagate=propagate)
+        report = report_of(module, explicit, local, propagated=propagated)
         comments.append(report.text(top=args.top, all_rows=args.all))
     if result is not None:
         comments.append(result.table())
     if args.devices and failure is None:
-        line, failure = _compare_on_devices(module, local, args)
+        line, failure = _compare_on_devices(module, propagated, local, args)
         comments.append(line)
     for block in comments:
         print("\n".join(f"// {line}".rstrip() for line in block.splitlines()))
@@ -195,7 +185,7 @@ def _read_inputs(path: str | None):
     return None if path is None else read_npz(path)
 
 
-def _compare_on_devices(module, local, args: argparse.Namespace):
+def _compare_on_devices(module, propagated, local, args: argparse.Namespace):
     """Runs per-device program `local` on XLA devices on the inputs of
     `--simulate`; returns a line saying how many outputs match `module`'s, and
     the `CheckError` of the first that does not (or None)."""
@@ -234,9 +224,7 @@ def _compare_on_devices(module, local, args: argparse.Namespace):
     if bad is None:
         return line, None
     from shardonnay.ir.naming import output_names
-    from shardonnay.partition.program import propagated_program
 
-    propagated = propagated_program(module, propagate=not args.no_propagate)
     name = output_names(propagated)[bad.index]
     return line, CheckError(
         f"output {bad.index} ({name}) on XLA devices differs from the unpartitioned program's: "

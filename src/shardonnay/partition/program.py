@@ -85,12 +85,22 @@ __all__ = [
 ]
 
 
-def propagated_program(module: Module, *, propagate: bool = True) -> Module:
+def propagated_program(
+    module: Module, *, propagate: bool = True, max_devices: int | None = None
+) -> Module:
     """Step 1 of the module docstring on a copy of `module`: its shardings as
     the partitioner propagates them (`propagate=False`: as written), the
-    program whose names every report uses (`shardonnay.ir.naming`)."""
+    program whose names every report uses (`shardonnay.ir.naming`). Raises
+    `IRError` for unbounded nesting or recursive calls and `PartitionError`
+    up front when a mesh has more devices than `max_devices`
+    (`shardonnay.partition.device_limit`)."""
+    from shardonnay.ir.structure import check_structure
     from shardonnay.ops.chlo import write_computed_rules
+    from shardonnay.partition.device_limit import check_device_count
     from shardonnay.propagation.pipeline import propagation_pipeline
+
+    check_structure(module)
+    check_device_count(module, max_devices=max_devices)
 
     # Elementwise chlo ops get the rules of what they compute (Shardy has none),
     # for propagation and again after it (it drops rules) for the reshards.
@@ -109,15 +119,11 @@ def explicit_collectives(
     the module docstring, on a copy (`module` is unchanged). Raises
     `PartitionError` up front when a mesh has more devices than `max_devices`
     (`shardonnay.partition.device_limit`)."""
-    from shardonnay.ir.structure import check_structure
-    from shardonnay.partition.device_limit import check_device_count
     from shardonnay.partition.explicit_reshards import insert_explicit_reshards
     from shardonnay.partition.planned_reshards import lower_reshards
     from shardonnay.partition.repeated_collectives import merge_repeated_collectives
 
-    check_structure(module)  # bounded nesting, no recursive calls: IRError
-    check_device_count(module, max_devices=max_devices)
-    program = propagated_program(module, propagate=propagate)
+    program = propagated_program(module, propagate=propagate, max_devices=max_devices)
     insert_explicit_reshards(program, full_version=True)
     explicit = lower_reshards(program, reshards=reshards)
     if reshards != "shardy":  # Shardy's lowering keeps Shardy's text
@@ -206,6 +212,8 @@ class CheckResult:
     rounding: float = ROUNDING
     atol: float | None = None
     input_scale: float = 1.0
+    #: the propagated program, whose names the reports use (`propagated_program`)
+    propagated: Module | None = field(default=None, compare=False, repr=False)
 
     @property
     def ok(self) -> bool:
@@ -283,6 +291,7 @@ def check(
     atol: float | None = None,
     propagate: bool = True,
     reshards: str = "shardonnay",
+    max_devices: int | None = None,
 ) -> CheckResult:
     """Partitions `module`, runs the per-device program on all devices and
     judges each output of `main` against the reference interpreter's on
@@ -320,14 +329,17 @@ def check(
     arguments = main_arguments(module, inputs) if given else random_inputs(module, seed=seed)
     if input_scale != 1:
         arguments = scaled_inputs(arguments, input_scale)
-    explicit = explicit_collectives(module, propagate=propagate, reshards=reshards)
-    local = convert_global_to_local(explicit, poison_padding=True)
+    propagated = propagated_program(module, propagate=propagate, max_devices=max_devices)
+    explicit = explicit_collectives(
+        propagated, propagate=False, reshards=reshards, max_devices=max_devices
+    )
+    local = convert_global_to_local(explicit, poison_padding=True, max_devices=max_devices)
     combine_all_reduces(local)
     result_types = module.function("main").type.results
     with np.errstate(all="ignore"):
         expected = run(module, *arguments)
         try:
-            got = simulate(local, *arguments)
+            got = simulate(local, *arguments, max_devices=max_devices)
         except LayoutError as e:
             raise CheckError(f"the devices' results of @main are not one array: {e}") from e
         exact, own = _float64_reference(module, arguments, expected) if rounding else ({}, {})
@@ -356,11 +368,11 @@ def check(
         rounding,
         atol,
         input_scale,
+        propagated,
     )
     if result.failed:
         from shardonnay.ir.naming import output_names
 
-        propagated = propagated_program(module, propagate=propagate)
         raise _mismatch(result, [str(n) for n in output_names(propagated)])
     return result
 

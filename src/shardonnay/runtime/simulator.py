@@ -51,15 +51,20 @@ from shardonnay.sharding import DimSharding, TensorSharding
 
 
 def simulate(
-    local_module: Module, *global_inputs, func: str = "main", poison: bool = True
+    local_module: Module,
+    *global_inputs,
+    func: str = "main",
+    poison: bool = True,
+    max_devices: int | None = None,
 ) -> tuple[np.ndarray, ...]:
     """Runs `func` of per-device program `local_module` on all devices; see the
     module docstring. With `poison`, the padding slots of uneven input shards
     hold NaN (floats) or a large sentinel (integers) instead of zeros, so that a
-    program which lets padding into its results shows it."""
+    program which lets padding into its results shows it. More devices than
+    `max_devices` (`shardonnay.partition.device_limit`) raise `PartitionError`."""
     from shardonnay.partition.device_limit import check_devices
 
-    check_devices(device_count(local_module, func), "the per-device program")
+    check_devices(device_count(local_module, func), "the per-device program", max_devices)
     count, per_device = device_inputs(local_module, global_inputs, func=func, poison=poison)
     devices = ManualDevices(Mesh({"devices": count}), {}, ("devices",))
     f = local_module.function(func)
