@@ -20,6 +20,7 @@ Methods that need the size of a whole axis take the `mesh`.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import pairwise
 from typing import TYPE_CHECKING
@@ -239,6 +240,23 @@ class AxisRef:
         if self.pre_size == 1 and size == mesh.axis_size(self.name):
             return AxisRef(self.name)
         return AxisRef(self.name, (self.pre_size, size))
+
+
+def merge_adjacent(axes: Iterable[AxisRef], mesh: Mesh) -> tuple[AxisRef, ...]:
+    """`axes` with consecutive sub-axes of one axis merged (`AxisRef.merge`).
+
+    >>> from shardonnay.mesh import Mesh
+    >>> mesh = Mesh.parse('<["x"=8, "y"=2]>')
+    >>> merge_adjacent([AxisRef.parse('"x":(1)2'), AxisRef.parse('"x":(2)4'), AxisRef("y")], mesh)
+    (AxisRef("x"), AxisRef("y"))
+    """
+    out: list[AxisRef] = []
+    for axis in axes:
+        if out and out[-1].can_merge(axis):
+            out[-1] = out[-1].merge(axis, mesh)
+        else:
+            out.append(axis)
+    return tuple(out)
 
 
 def read_axis_ref(cursor: Cursor) -> AxisRef:

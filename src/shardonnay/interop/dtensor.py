@@ -51,12 +51,12 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from itertools import pairwise
 
 import numpy as np
 
-from shardonnay.axes import AxisRef
+from shardonnay.axes import AxisRef, merge_adjacent
 from shardonnay.errors import ShardingError
 from shardonnay.interop.dtensor_placements import (
     REDUCE_OPS,
@@ -133,7 +133,7 @@ def to_tensor_sharding(
             raise ShardingError(f"{sharding} is partial on a one-device mesh {target}")
         result = TensorSharding(target if mesh_name is None else mesh_name, ())
     else:
-        dims = [DimSharding(_merged([refs[m] for m in o if refs[m]], target)) for o in order]
+        dims = [DimSharding(merge_adjacent([refs[m] for m in o if refs[m]], target)) for o in order]
         unreduced = sorted(
             (refs[m] for m, p in enumerate(spec.placements) if isinstance(p, Partial) and refs[m]),
             key=lambda a: a.mesh_sort_key(target),
@@ -141,7 +141,7 @@ def to_tensor_sharding(
         result = TensorSharding(
             target if mesh_name is None else mesh_name,
             tuple(dims),
-            unreduced=_merged(unreduced, target),
+            unreduced=merge_adjacent(unreduced, target),
             reduction=next(iter(ops), "sum"),
         )
         result.validate(target)
@@ -264,17 +264,6 @@ def _axis_refs_of_size(name: str, n: int, size: int) -> list[AxisRef]:
     if size == 1:
         return []
     return [AxisRef(name, (pre, size)) for pre in range(1, n) if n % (pre * size) == 0]
-
-
-def _merged(axes: Iterable[AxisRef], mesh: Mesh) -> tuple[AxisRef, ...]:
-    """Consecutive pieces of one axis merged (`"x":(1)2, "x":(2)4` is `"x"` on `"x"=8`)."""
-    out: list[AxisRef] = []
-    for axis in axes:
-        if out and out[-1].can_merge(axis):
-            out[-1] = out[-1].merge(axis, mesh)
-        else:
-            out.append(axis)
-    return tuple(out)
 
 
 def _check_same_layout(

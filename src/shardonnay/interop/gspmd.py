@@ -338,7 +338,9 @@ def to_tensor_sharding(
 def _build_mesh(hlo: HloSharding) -> tuple[Mesh, list[list[AxisRef]]]:
     """Shardy's import: axes refine the iota reshape dims at tile-dim boundaries."""
     iota = hlo.iota()
-    pieces = _refine([(iota[0][p], p) for p in iota[1]], hlo.tile_dims) if iota else None
+    pieces = (
+        refine_factorizations([(iota[0][p], p) for p in iota[1]], hlo.tile_dims) if iota else None
+    )
     if pieces is None:  # one axis per tile dim, the device list as the mesh's order
         if sorted(hlo.devices) != list(range(len(hlo.devices))):
             raise ShardingError(
@@ -359,7 +361,7 @@ def _build_mesh(hlo: HloSharding) -> tuple[Mesh, list[list[AxisRef]]]:
     return mesh, dims
 
 
-def _refine(outer: list[tuple[int, int]], tile_dims: Sequence[int]):
+def refine_factorizations(outer: list[tuple[int, int]], tile_dims: Sequence[int]):
     """Common refinement of two factorizations of the device positions, outer to inner:
     `[(size, reshape dim, tile dim)]`, or None when their boundaries don't nest."""
     pieces, a, b = [], list(outer), list(tile_dims)

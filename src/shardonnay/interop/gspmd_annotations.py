@@ -21,7 +21,7 @@ from itertools import pairwise
 from typing import Any
 
 from shardonnay.errors import ShardingError
-from shardonnay.interop.gspmd import HloSharding, to_tensor_sharding
+from shardonnay.interop.gspmd import HloSharding, refine_factorizations, to_tensor_sharding
 from shardonnay.ir.core import Module, Op
 from shardonnay.ir.types import TensorType
 from shardonnay.mesh import Mesh
@@ -144,12 +144,12 @@ def _common_mesh(module: Module, shardings: list[HloSharding]) -> Mesh:
         if iota is None:
             continue
         reshape, perm = iota
-        pieces = _pieces([(reshape[p], p) for p in perm], hlo.tile_dims)
+        pieces = refine_factorizations([(reshape[p], p) for p in perm], hlo.tile_dims)
         if pieces is None:
             continue
         for dim in range(len(reshape)):
             stride = math.prod(reshape[dim + 1 :])
-            for size in reversed([s for s, d in pieces if d == dim]):
+            for size in reversed([s for s, d, _ in pieces if d == dim]):
                 cuts |= {stride, stride * size}
                 stride *= size
     chain = sorted(cuts)
@@ -160,21 +160,6 @@ def _common_mesh(module: Module, shardings: list[HloSharding]) -> Mesh:
         )
     sizes = [b // a for a, b in pairwise(chain)][::-1]
     return Mesh([(f"_axis_{i}", s) for i, s in enumerate(sizes)])
-
-
-def _pieces(outer: list[tuple[int, int]], tile_dims) -> list[tuple[int, int]] | None:
-    """The common refinement of the iota's dims and the tile dims: `[(size, iota dim)]`."""
-    pieces, a, b = [], list(outer), list(tile_dims)
-    while a and b:
-        if a[0][0] == 1 or b[0] == 1:
-            a, b = (a[1:], b) if a[0][0] == 1 else (a, b[1:])
-            continue
-        g = math.gcd(a[0][0], b[0])
-        if g == 1:
-            return None
-        pieces.append((g, a[0][1]))
-        a[0], b[0] = (a[0][0] // g, a[0][1]), b[0] // g
-    return pieces
 
 
 # -- custom calls ---------------------------------------------------------------------

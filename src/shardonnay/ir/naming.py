@@ -45,6 +45,7 @@ from pathlib import PurePosixPath
 
 from shardonnay.errors import IRError
 from shardonnay.ir.core import Func, Module, Op, Value
+from shardonnay.ops.sdy_collectives import SDY_COLLECTIVES
 
 __all__ = [
     "COMMUNICATION_OPS",
@@ -58,19 +59,7 @@ __all__ = [
 
 #: Ops that partitioning inserts to move data; they have no counterpart in
 #: the propagated program.
-COMMUNICATION_OPS = frozenset(
-    (
-        "sdy.reshard",
-        "sdy.all_gather",
-        "sdy.all_slice",
-        "sdy.all_to_all",
-        "sdy.collective_permute",
-        "sdy.all_reduce",
-        "sdy.reduce_scatter",
-        "sdy.sharded_to_unreduced",
-        "sdy.replicated_to_unreduced",
-    )
-)
+COMMUNICATION_OPS = frozenset((*SDY_COLLECTIVES, "sdy.reshard"))
 
 
 @dataclass(frozen=True)

@@ -335,3 +335,15 @@ register("sdy.all_reduce", CollectiveOp("reduction_axes", AxisRefList))
 register("sdy.replicated_to_unreduced", CollectiveOp("axes", AxisRefList))
 register("sdy.all_to_all", CollectiveOp("params", AllToAllParamList))
 register("sdy.collective_permute", CollectiveOp())
+
+#: The names of Shardy's collectives, as registered above.
+SDY_COLLECTIVES = (
+    "sdy.all_gather",
+    "sdy.all_slice",
+    "sdy.all_to_all",
+    "sdy.collective_permute",
+    "sdy.all_reduce",
+    "sdy.reduce_scatter",
+    "sdy.sharded_to_unreduced",
+    "sdy.replicated_to_unreduced",
+)

@@ -77,6 +77,7 @@ from shardonnay.ir.types import TensorType
 from shardonnay.layout import local_shape
 from shardonnay.mesh import Mesh
 from shardonnay.ops.collectives import permute_pairs, process_groups
+from shardonnay.ops.sdy_collectives import SDY_COLLECTIVES
 from shardonnay.partition.cost_model import (
     ALGORITHMS,
     RING_ROUNDS,
@@ -90,16 +91,6 @@ from shardonnay.partition.cost_model import (
 from shardonnay.partition.layout_moves import Relayout, axis_groups, spanned_axes
 from shardonnay.sharding import DimSharding, TensorSharding, TensorShardingPerValue
 
-SDY_COLLECTIVES = (
-    "sdy.all_gather",
-    "sdy.all_slice",
-    "sdy.all_to_all",
-    "sdy.collective_permute",
-    "sdy.all_reduce",
-    "sdy.reduce_scatter",
-    "sdy.sharded_to_unreduced",
-    "sdy.replicated_to_unreduced",
-)
 STABLEHLO_COLLECTIVES = (
     "stablehlo.all_gather",
     "stablehlo.all_reduce",

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from shardonnay.axes import AxisRef
+from shardonnay.axes import AxisRef, merge_adjacent
 from shardonnay.ir.attributes import DenseArrayAttr
 from shardonnay.ir.core import Block, Op, Region, Value
 from shardonnay.ir.types import TensorType
@@ -165,13 +165,10 @@ def rule_of(op: Op) -> OpShardingRule | None:
 
 def merged(axes: Sequence[AxisRef], mesh: Mesh) -> tuple[AxisRef, ...]:
     """`axes` with adjacent sub-axes of one axis merged (`"x":(1)2, "x":(2)2` is `"x"`)."""
-    out: list[AxisRef] = []
-    for axis in axes:
-        if out and out[-1].can_merge(axis):
-            out[-1] = out[-1].merge(axis, mesh)
-        else:
-            out.append(axis)
-    return tuple(AxisRef(a.name) if a.size(mesh) == mesh.axis_size(a.name) else a for a in out)
+    return tuple(
+        AxisRef(a.name) if a.size(mesh) == mesh.axis_size(a.name) else a
+        for a in merge_adjacent(axes, mesh)
+    )
 
 
 def whole_plan(ctx: LocalContext, op: Op) -> FactorPlan:

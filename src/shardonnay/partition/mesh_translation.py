@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from shardonnay.axes import AxisRef
+from shardonnay.axes import AxisRef, merge_adjacent
 from shardonnay.mesh import Mesh
 from shardonnay.sharding import DimSharding, TensorSharding
 
@@ -152,18 +152,5 @@ def translate_sharding(
         if pieces is None:
             return None
         unreduced += pieces
-    unreduced = _merged(sorted(unreduced, key=lambda a: a.mesh_sort_key(onto)), onto)
+    unreduced = list(merge_adjacent(sorted(unreduced, key=lambda a: a.mesh_sort_key(onto)), onto))
     return TensorSharding(onto, tuple(dims), (), tuple(unreduced), sharding.reduction)
-
-
-def _merged(axes: Sequence[AxisRef], mesh: Mesh) -> list[AxisRef]:
-    """`axes` (in mesh order) with neighbouring sub-axes that make one merged."""
-    out: list[AxisRef] = []
-    for axis in axes:
-        if not (out and out[-1].can_merge(axis)):
-            out.append(axis)
-            continue
-        merged = out[-1].merge(axis, mesh)
-        whole = merged.pre_size == 1 and merged.size(mesh) == mesh.axis_size(merged.name)
-        out[-1] = AxisRef(merged.name) if whole else merged
-    return out

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from itertools import product
 from typing import Any
 
-from shardonnay.axes import AxisRef
+from shardonnay.axes import AxisRef, merge_adjacent
 from shardonnay.errors import ShardingError
 from shardonnay.layout import shard_index
 from shardonnay.mesh import Mesh
@@ -266,7 +266,7 @@ def spec_to_sharding(
                 "another mesh)"
             )
         taken += chosen
-        axes_per_dim[axis] = _merged(chosen, mesh)
+        axes_per_dim[axis] = merge_adjacent(chosen, mesh)
     return TensorSharding(
         mesh_name, tuple(DimSharding(axes_per_dim.get(i, ())) for i in range(rank))
     )
@@ -308,16 +308,6 @@ def _match_dim(
         else:
             return None
     return chosen
-
-
-def _merged(refs: list[AxisRef], mesh: Mesh) -> tuple[AxisRef, ...]:
-    out: list[AxisRef] = []
-    for ref in refs:
-        if out and out[-1].can_merge(ref):
-            out[-1] = out[-1].merge(ref, mesh)
-        else:
-            out.append(ref)
-    return tuple(out)
 
 
 def _prime_factors(n: int) -> list[int]:
