@@ -15,13 +15,12 @@ from shardonnay import parse_module
 from shardonnay.cli import main
 from shardonnay.errors import IRError
 from shardonnay.ir.naming import (
-    COMMUNICATION_OPS,
-    corresponding_values,
     find_value,
     output_names,
     source_location,
     value_names,
 )
+from shardonnay.partition.correspondence import COMMUNICATION_OPS, corresponding_values
 from shardonnay.partition.program import explicit_collectives, propagated_program
 from shardonnay.propagation.pipeline import propagation_pipeline
 

@@ -10,10 +10,9 @@ source line of the op defining it: `model.py:42 in attention`.
 `value_names(module)` gives the `ValueName` of every value of every
 defined function; `find_value(module, spec)` is the value a user typed;
 `source_location(op, module)` reads an op's `loc(...)` (aliases
-`#loc12 = loc(...)` resolved, call sites followed to the innermost frame);
-`corresponding_values(source, target)` maps the values of a program that
-only gained communication ops (`sdy.reshard` and Shardy's collectives) back
-to the values of the program it came from.
+`#loc12 = loc(...)` resolved, call sites followed to the innermost frame).
+`shardonnay.partition.correspondence` maps the values of a partitioned
+program back to these names.
 
 >>> from shardonnay.syntax.mlir_reader import parse_module
 >>> module = parse_module('''
@@ -45,21 +44,15 @@ from pathlib import PurePosixPath
 
 from shardonnay.errors import IRError
 from shardonnay.ir.core import Func, Module, Op, Value
-from shardonnay.ops.sdy_collectives import SDY_COLLECTIVES
 
 __all__ = [
-    "COMMUNICATION_OPS",
     "ValueName",
-    "corresponding_values",
+    "defined_functions",
     "find_value",
     "output_names",
     "source_location",
     "value_names",
 ]
-
-#: Ops that partitioning inserts to move data; they have no counterpart in
-#: the propagated program.
-COMMUNICATION_OPS = frozenset((*SDY_COLLECTIVES, "sdy.reshard"))
 
 
 @dataclass(frozen=True)
@@ -84,7 +77,8 @@ class ValueName:
         return f"{self.spec} ({self.location})" if self.location else self.spec
 
 
-def _functions(module: Module) -> Iterator[Func]:
+def defined_functions(module: Module) -> Iterator[Func]:
+    """The functions of `module` that have a body."""
     for func in module.functions:
         if not func.is_declaration:
             yield func
@@ -112,7 +106,7 @@ def value_names(module: Module) -> dict[Value, ValueName]:
     printer.names.number(module.body.ops)
     locations = _LocationReader(module.aliases)
     names: dict[Value, ValueName] = {}
-    for func in _functions(module):
+    for func in defined_functions(module):
         for v in _values_of(func):
             op = v.op
             if op is not None:
@@ -274,46 +268,3 @@ def source_location(op: Op, module: Module) -> str | None:
     if not op.location:
         return None
     return _LocationReader(module.aliases).read(op.location)
-
-
-# -- the same values in a program with communication added ---------------------------------------
-
-
-def _op_keys(module: Module) -> Iterator[tuple[tuple[str, int], Op]]:
-    """(function, index) of every op that is not communication, in program order."""
-    for func in _functions(module):
-        index = 0
-        for op in func.walk():
-            if op is func.op or op.name in COMMUNICATION_OPS:
-                continue
-            yield (func.name, index), op
-            index += 1
-
-
-def corresponding_values(source: Module, target: Module) -> dict[Value, Value]:
-    """For each value of `target` (a program made from `source` by inserting
-    communication ops, `COMMUNICATION_OPS`), the value of `source` it is:
-    function arguments by position, results and block arguments of the ops
-    matched in program order (communication ops skipped on both sides).
-    Where the op names stop matching, the rest of that function is left out.
-    """
-    mapping: dict[Value, Value] = {}
-    source_funcs = {f.name: f for f in _functions(source)}
-    for func in _functions(target):
-        other = source_funcs.get(func.name)
-        if other is not None and len(other.arguments) == len(func.arguments):
-            mapping.update(zip(func.arguments, other.arguments, strict=True))
-    source_ops = dict(_op_keys(source))
-    broken: set[str] = set()
-    for key, op in _op_keys(target):
-        theirs = source_ops.get(key)
-        if key[0] in broken or theirs is None or theirs.name != op.name:
-            broken.add(key[0])
-            continue
-        if len(theirs.results) == len(op.results):
-            mapping.update(zip(op.results, theirs.results, strict=True))
-        for mine, their in zip(op.regions, theirs.regions, strict=False):
-            for b1, b2 in zip(mine.blocks, their.blocks, strict=False):
-                if len(b1.arguments) == len(b2.arguments):
-                    mapping.update(zip(b1.arguments, b2.arguments, strict=True))
-    return mapping

@@ -39,12 +39,11 @@ from typing import Any
 
 from shardonnay.ir.core import Module, Value
 from shardonnay.ir.naming import (
-    COMMUNICATION_OPS,
     ValueName,
-    corresponding_values,
     source_location,
     value_names,
 )
+from shardonnay.partition.correspondence import COMMUNICATION_OPS, corresponding_values
 from shardonnay.partition.cost import collective_costs
 from shardonnay.partition.cost_model import CollectiveCost, CostReport
 
