@@ -29,9 +29,9 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-import shardonnay.partition.global_to_local as global_to_local  # noqa: E402
+import shardonnay.partitioner.local.convert as global_to_local  # noqa: E402
 from shardonnay.errors import CheckError, ShardonnayError  # noqa: E402
-from shardonnay.partition.program import check, explicit_collectives  # noqa: E402
+from shardonnay.partitioner.program import check, explicit_collectives  # noqa: E402
 from shardonnay.syntax.mlir_reader import parse_module  # noqa: E402
 
 CORPUS = ROOT / "tests" / "corpus"

@@ -8,7 +8,7 @@ For every random program (`tests/program_generator.random_program(seed)`) and
 every program of `tests/corpus`, each pass propagates it (`pipeline`:
 `propagation_pipeline`; a strategy: `propagate(module, strategy=...)` after
 merging the sharding groups, as Shardy's import does) and
-`shardonnay.propagation.consistency.check_propagated` checks the result
+`shardonnay.propagation.checks.consistency.check_propagated` checks the result
 against the input. The table gives, per pass, the programs checked, the ops
 with a sharding rule checked, those run shard by shard (compared with the
 whole-tensor run), those with nothing sharded, those whose factor shardings
@@ -36,17 +36,17 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from program_generator import random_program  # noqa: E402
 from shardonnay.errors import ShardonnayError  # noqa: E402
-from shardonnay.propagation.consistency import (  # noqa: E402
+from shardonnay.pipeline import (  # noqa: E402
+    propagation_pipeline,
+    sharding_group_import,
+)
+from shardonnay.propagation.checks.consistency import (  # noqa: E402
     ConsistencyReport,
     FindingKind,
     check_propagated,
 )
 from shardonnay.propagation.driver import propagate  # noqa: E402
-from shardonnay.propagation.pipeline import (  # noqa: E402
-    propagation_pipeline,
-    sharding_group_import,
-)
-from shardonnay.propagation.validation import PropagationWarning  # noqa: E402
+from shardonnay.propagation.importing.validation import PropagationWarning  # noqa: E402
 from shardonnay.syntax.mlir_reader import parse_module  # noqa: E402
 
 PASSES = ("pipeline", "basic", "aggressive", "op-priority", "user-priority")

@@ -38,8 +38,8 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from mlir_oracle import _context, run_pass_pipeline  # noqa: E402
 from program_generator import random_program  # noqa: E402
-from shardonnay.partition.explicit_reshards import insert_explicit_reshards  # noqa: E402
-from shardonnay.partition.reshard_to_collectives import reshard_to_collectives  # noqa: E402
+from shardonnay.export.explicit_reshards import insert_explicit_reshards  # noqa: E402
+from shardonnay.export.reshard_to_collectives import reshard_to_collectives  # noqa: E402
 from shardonnay.passes import run_pipeline  # noqa: E402
 from shardonnay.syntax.mlir_reader import parse_module  # noqa: E402
 

@@ -89,7 +89,7 @@ def _warm_up() -> None:
     """Imports (and first uses) everything in the parent, so children start warm."""
     import shardonnay
     import shardonnay.cli
-    import shardonnay.partition.program
+    import shardonnay.partitioner.program
     import shardonnay.runtime.simulator  # noqa: F401
 
     with tempfile.TemporaryDirectory() as tmp:

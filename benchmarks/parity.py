@@ -47,7 +47,7 @@ from pass_programs import PASS_PIPELINES, normalize, program  # noqa: E402
 from program_generator import random_program  # noqa: E402
 from shardonnay.ir.core import Module  # noqa: E402
 from shardonnay.passes import run_pipeline  # noqa: E402
-from shardonnay.propagation.validation import PropagationWarning  # noqa: E402
+from shardonnay.propagation.importing.validation import PropagationWarning  # noqa: E402
 from shardonnay.syntax.mlir_reader import parse_module  # noqa: E402
 
 PASSES = ("sdy-basic-propagate", "sdy-aggressive-propagate")

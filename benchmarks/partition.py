@@ -14,11 +14,11 @@ communicating collectives, when it is partitioned by
 * Shardy: `sdy-propagation-pipeline`, then Shardy's own partitioner
   (`sdy-insert-explicit-reshards{enable-full-version=true}`,
   `sdy-reshard-to-collectives`), run in jaxlib; the resulting global program
-  is costed by `shardonnay.partition.cost.collective_costs`;
+  is costed by `shardonnay.partitioner.analysis.cost.collective_costs`;
 * XLA: the program's MLIR text compiled by jaxlib's PJRT CPU client (Shardy
   propagation + XLA's SPMD partitioner, as `jax.jit(...).compile()` does);
   the collectives of the per-device HLO are costed by
-  `shardonnay.partition.hlo_collectives.hlo_collective_costs`, with the same
+  `shardonnay.interop.hlo_collectives.hlo_collective_costs`, with the same
   formulas;
 * shardonnay: shardonnay's own propagation pipeline and explicit reshards,
   each reshard lowered by `reshard_plan`'s chain of collectives where that
@@ -34,7 +34,7 @@ communicating collectives, when it is partitioned by
   which adds the communication the global program leaves implicit;
 * implicit in Shardy's program: the ops of Shardy's partitioned program
   that need communication none of its collectives makes
-  (`shardonnay.partition.implicit.implicit_communication`: a reverse, slice
+  (`shardonnay.partitioner.analysis.implicit.implicit_communication`: a reverse, slice
   or pad along a sharded dim, an op without a sharding rule on sharded
   values, a value used on another mesh, an argmax all-reduced one result at
   a time). Shardy's column omits their traffic; where the local column
@@ -85,11 +85,11 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from mlir_oracle import run_pass_pipeline  # noqa: E402
 from shardonnay.errors import ShardonnayError  # noqa: E402
+from shardonnay.interop.hlo_collectives import hlo_collective_costs  # noqa: E402
 from shardonnay.ir.core import Module  # noqa: E402
-from shardonnay.partition.cost import CostReport, collective_costs  # noqa: E402
-from shardonnay.partition.hlo_collectives import hlo_collective_costs  # noqa: E402
-from shardonnay.partition.implicit import implicit_communication  # noqa: E402
-from shardonnay.partition.program import explicit_collectives, partition  # noqa: E402
+from shardonnay.partitioner.analysis.cost import CostReport, collective_costs  # noqa: E402
+from shardonnay.partitioner.analysis.implicit import implicit_communication  # noqa: E402
+from shardonnay.partitioner.program import explicit_collectives, partition  # noqa: E402
 from shardonnay.syntax.mlir_reader import parse_module  # noqa: E402
 
 CORPUS = ROOT / "tests" / "corpus"
@@ -265,8 +265,8 @@ def model_rows(name: str, *, with_check: bool) -> tuple[list[ModelRow], str]:
     import json
     import warnings
 
-    from shardonnay.partition.memory import peak_memory
-    from shardonnay.partition.program import check
+    from shardonnay.partitioner.analysis.memory import peak_memory
+    from shardonnay.partitioner.program import check
 
     text = (MODELS / f"{name}.mlir").read_text()
     xla_info = json.loads((MODELS / f"{name}.json").read_text())["xla"]

@@ -43,8 +43,8 @@ sys.path.insert(0, str(ROOT / "tests"))
 from program_generator import random_program_with_inputs  # noqa: E402
 from shardonnay import parse_module, run  # noqa: E402
 from shardonnay.errors import PartitionError  # noqa: E402
-from shardonnay.partition.global_to_local import convert_global_to_local  # noqa: E402
-from shardonnay.partition.program import explicit_collectives  # noqa: E402
+from shardonnay.partitioner.local.convert import convert_global_to_local  # noqa: E402
+from shardonnay.partitioner.program import explicit_collectives  # noqa: E402
 from shardonnay.runtime.simulator import simulate  # noqa: E402
 
 CORPUS = ROOT / "tests" / "corpus"

@@ -45,7 +45,7 @@ from sharding_pairs import (  # noqa: E402
     random_pair,
     sweep_pairs,
 )
-from shardonnay.partition.reshard import baseline_plan, reshard_plan  # noqa: E402
+from shardonnay.partitioner.reshard.plan import baseline_plan, reshard_plan  # noqa: E402
 
 
 @dataclass

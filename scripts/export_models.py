@@ -12,7 +12,7 @@ and 3D meshes. For each model NAME it writes:
   (``output0, ...``); bf16 arrays are stored as raw 2-byte values (``.npz`` has no
   bfloat16): view them as ``@main``'s types say;
 * ``NAME.json``: what XLA compiled: the per-device collectives of ``compile().as_text()``
-  (counted by ``shardonnay.partition.hlo_collectives``) and ``compile().memory_analysis()``,
+  (counted by ``shardonnay.interop.hlo_collectives``) and ``compile().memory_analysis()``,
   with the library versions.
 
 The dependencies are for export only (not the package's). Run it with a separate venv::
@@ -534,7 +534,7 @@ def kept_leaves(lowered, leaves: list) -> list:
 def xla_numbers(compiled, text: str) -> dict:
     """What XLA compiled: its per-device collectives and memory."""
     from shardonnay import parse_module
-    from shardonnay.partition.hlo_collectives import hlo_collective_costs
+    from shardonnay.interop.hlo_collectives import hlo_collective_costs
 
     meshes = [m for m in parse_module(text).meshes.values() if m.size == 8]
     costs = hlo_collective_costs(compiled.as_text(), mesh=meshes[0] if len(meshes) == 1 else None)

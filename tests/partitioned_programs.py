@@ -8,7 +8,7 @@ implementations of the same three passes. `shardy_local(texts)` runs Shardy's
 process on inputs it does not support (an `SDY_CHECK`), so it runs in a
 worker process, restarted past any input it dies on (`None` for those).
 
-Programs with `func.call`s are inlined first (`shardonnay.partition.inline`):
+Programs with `func.call`s are inlined first (`shardonnay.testing.inline`):
 Shardy's conversion does not convert calls.
 """
 
@@ -28,7 +28,7 @@ import numpy as np
 
 from mlir_oracle import run_pass_pipeline
 from shardonnay import Mesh, Module, TensorShardingPerValue, parse_module, run
-from shardonnay.partition.inline import inline_calls
+from shardonnay.testing.inline import inline_calls
 
 PARTITIONER = (
     "builtin.module(sdy-propagation-pipeline, "
@@ -61,9 +61,9 @@ def shardy_partition(text: str) -> str:
 
 def own_partition(text: str) -> str:
     """`text` partitioned by shardonnay's own passes (the same three as Shardy's)."""
-    from shardonnay.partition.explicit_reshards import insert_explicit_reshards
-    from shardonnay.partition.reshard_to_collectives import reshard_to_collectives
-    from shardonnay.propagation.pipeline import propagation_pipeline
+    from shardonnay.export.explicit_reshards import insert_explicit_reshards
+    from shardonnay.export.reshard_to_collectives import reshard_to_collectives
+    from shardonnay.pipeline import propagation_pipeline
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # propagation warnings about the random annotations
@@ -236,7 +236,7 @@ def assert_local_program_computes_the_same(text: str, *inputs):
     program; returns the local program."""
     module = parse_module(text)
     inputs = inputs or inputs_for(module)
-    from shardonnay.partition.global_to_local import convert_global_to_local
+    from shardonnay.partitioner.local.convert import convert_global_to_local
     from shardonnay.runtime.simulator import simulate
 
     local = convert_global_to_local(module, poison_padding=True)

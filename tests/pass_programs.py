@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from program_generator import random_program
 from shardonnay.ir.types import TensorType
-from shardonnay.propagation.pipeline import sharding_group_import
+from shardonnay.pipeline import sharding_group_import
 from shardonnay.syntax.mlir_reader import parse_module
 
 PROPAGATE = "sdy-aggressive-propagate"

@@ -15,10 +15,10 @@ import random
 
 import numpy as np
 
+from shardonnay.collectives.axis_lists import append_or_merge, axis_ref, mesh_ordered
 from shardonnay.errors import ShardingError
 from shardonnay.layout import shard, unshard
 from shardonnay.mesh import Mesh
-from shardonnay.partition.axis_lists import append_or_merge, axis_ref, mesh_ordered
 from shardonnay.sharding import DimSharding, TensorSharding
 
 SWEEP_MESHES = {

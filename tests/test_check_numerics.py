@@ -18,13 +18,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import shardonnay.partition.global_to_local as global_to_local
+import shardonnay.partitioner.local.convert as global_to_local
 from shardonnay.cli import main
 from shardonnay.errors import CheckError, ShardonnayError
 from shardonnay.ir.attributes import DenseElementsAttr
-from shardonnay.partition.numerics import judge_output, wide_reference
-from shardonnay.partition.program import check
+from shardonnay.partitioner.program import check
 from shardonnay.runtime.interpreter import random_inputs, run
+from shardonnay.runtime.numerics import judge_output, wide_reference
 from shardonnay.syntax.mlir_reader import parse_module
 
 ml_dtypes = pytest.importorskip("ml_dtypes")

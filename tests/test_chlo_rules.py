@@ -18,9 +18,9 @@ import pytest
 
 from shardonnay import parse_module
 from shardonnay.ops.chlo import RULE_ATTRIBUTE, computed_rule, write_computed_rules
-from shardonnay.partition.cost import collective_costs
-from shardonnay.partition.global_to_local import convert_global_to_local
-from shardonnay.partition.program import check, explicit_collectives, partition
+from shardonnay.partitioner.analysis.cost import collective_costs
+from shardonnay.partitioner.local.convert import convert_global_to_local
+from shardonnay.partitioner.program import check, explicit_collectives, partition
 from shardonnay.passes import run_pipeline
 from shardonnay.propagation.rules import rule_for
 
@@ -91,7 +91,7 @@ def test_shardys_named_passes_still_stop_at_chlo_ops() -> None:
 def test_shardy_follows_the_written_rule_as_shardonnay_does() -> None:
     pytest.importorskip("jax")
     from mlir_oracle import run_pass_pipeline
-    from shardonnay.propagation.pipeline import propagation_pipeline
+    from shardonnay.pipeline import propagation_pipeline
 
     ruled = write_computed_rules(parse_module(VARIANCE))
     pipeline = "builtin.module(sdy-propagation-pipeline)"

@@ -7,10 +7,10 @@ import pytest
 from partitioned_programs import RESULTS_ON_TWO_DEVICES
 from shardonnay import parse_module
 from shardonnay.cli import main
-from shardonnay.partition.cost import collective_costs
-from shardonnay.partition.memory import peak_memory
-from shardonnay.partition.program import explicit_collectives, partition
-from shardonnay.partition.report import human_bytes
+from shardonnay.partitioner.analysis.cost import collective_costs
+from shardonnay.partitioner.analysis.memory import peak_memory
+from shardonnay.partitioner.analysis.report import human_bytes
+from shardonnay.partitioner.program import explicit_collectives, partition
 
 ROOT = Path(__file__).parent.parent
 MLP = ROOT / "examples" / "mlp.mlir"

@@ -12,10 +12,10 @@ from pathlib import Path
 
 from shardonnay import parse_module
 from shardonnay.ir.verifier import verify
-from shardonnay.partition.combined_collectives import combine_all_reduces
-from shardonnay.partition.cost import collective_costs
-from shardonnay.partition.global_to_local import convert_global_to_local
-from shardonnay.partition.program import check, explicit_collectives, partition
+from shardonnay.partitioner.analysis.cost import collective_costs
+from shardonnay.partitioner.local.combined_collectives import combine_all_reduces
+from shardonnay.partitioner.local.convert import convert_global_to_local
+from shardonnay.partitioner.program import check, explicit_collectives, partition
 
 MODELS = Path(__file__).parent / "models"
 

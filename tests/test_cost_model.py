@@ -23,20 +23,20 @@ import numpy as np
 import pytest
 
 from shardonnay.errors import ParseError
+from shardonnay.interop.hlo_collectives import (
+    hlo_collective_costs,
+    parse_hlo_collectives,
+    replica_groups,
+)
 from shardonnay.layout import device_slices
 from shardonnay.mesh import Mesh
-from shardonnay.partition.cost import (
+from shardonnay.partitioner.analysis.cost import (
     SDY_COLLECTIVES,
     CostModel,
     collective_costs,
     operand_sharding,
 )
-from shardonnay.partition.hlo_collectives import (
-    hlo_collective_costs,
-    parse_hlo_collectives,
-    replica_groups,
-)
-from shardonnay.partition.memory import peak_memory
+from shardonnay.partitioner.analysis.memory import peak_memory
 from shardonnay.sharding import TensorSharding
 from shardonnay.syntax.mlir_reader import parse_module
 
@@ -552,7 +552,7 @@ def test_global_and_local_programs_cost_the_same(oracle):
 
 
 def test_a_move_to_a_maximal_mesh_costs_the_device_it_pins_the_value_to():
-    from shardonnay.partition.layout_moves import Relayout
+    from shardonnay.partitioner.reshard.layout_moves import Relayout
 
     mesh = Mesh({"x": 4})
     pinned = Mesh({}, device_ids=(3,))

@@ -1,4 +1,4 @@
-"""Tests of `shardonnay.propagation.explain`: where each propagated axis came
+"""Tests of `shardonnay.explain`: where each propagated axis came
 from, and why an axis does not shard a value."""
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ import pytest
 from shardonnay.axes import AxisRef
 from shardonnay.cli import main
 from shardonnay.errors import ShardonnayError
+from shardonnay.explain import explain_propagation
+from shardonnay.propagation.debugging.origin_attributes import propagate_with_origins
+from shardonnay.propagation.debugging.recording import ref_key as key_of
 from shardonnay.propagation.driver import propagate
-from shardonnay.propagation.explain import explain_propagation
-from shardonnay.propagation.origin_attributes import propagate_with_origins
-from shardonnay.propagation.recording import ref_key as key_of
 from shardonnay.sharding import TensorSharding
 from shardonnay.syntax.mlir_reader import parse_module
 

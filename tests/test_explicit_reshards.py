@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from shardonnay.errors import ShardingError
-from shardonnay.partition.explicit_reshards import insert_explicit_reshards
+from shardonnay.export.explicit_reshards import insert_explicit_reshards
 from shardonnay.passes import run_pipeline
 from shardonnay.syntax.mlir_reader import parse_module
 

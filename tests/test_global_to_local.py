@@ -42,12 +42,12 @@ from shardonnay.axes import AxisRef
 from shardonnay.errors import PartitionError
 from shardonnay.layout import device_slices
 from shardonnay.mesh import Mesh
-from shardonnay.partition.global_to_local import convert_global_to_local
-from shardonnay.partition.inline import inline_calls
-from shardonnay.partition.local_collectives import replica_groups
-from shardonnay.partition.local_context import axes_index, offset_table
+from shardonnay.partitioner.local.collectives import replica_groups
+from shardonnay.partitioner.local.context import axes_index, offset_table
+from shardonnay.partitioner.local.convert import convert_global_to_local
 from shardonnay.runtime.simulator import simulate
 from shardonnay.sharding import DimSharding, TensorSharding
+from shardonnay.testing.inline import inline_calls
 
 # -- device groups and offsets follow the layout --------------------------------------------------
 

@@ -26,10 +26,10 @@ from partitioned_programs import (
 from shardonnay import parse_module
 from shardonnay.layout import device_slices, shard
 from shardonnay.mesh import Mesh
-from shardonnay.partition.cost import collective_costs
-from shardonnay.partition.halo_need import missing_elements, op_need, relayout_need
-from shardonnay.partition.halo_schedule import Exchange, box_schedule, schedule
-from shardonnay.partition.local_context import axes_index, axes_size
+from shardonnay.partitioner.analysis.cost import collective_costs
+from shardonnay.partitioner.halo.need import missing_elements, op_need, relayout_need
+from shardonnay.partitioner.halo.schedule import Exchange, box_schedule, schedule
+from shardonnay.partitioner.local.context import axes_index, axes_size
 from shardonnay.sharding import TensorSharding
 
 MESH = Mesh({"x": 2, "y": 4})  # the mesh of `partitioned_programs.MESH`

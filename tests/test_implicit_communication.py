@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from shardonnay.errors import IRError
-from shardonnay.partition.cost import collective_costs
-from shardonnay.partition.implicit import implicit_communication
-from shardonnay.partition.program import explicit_collectives, partition
+from shardonnay.partitioner.analysis.cost import collective_costs
+from shardonnay.partitioner.analysis.implicit import implicit_communication
+from shardonnay.partitioner.program import explicit_collectives, partition
 from shardonnay.syntax.mlir_reader import parse_module
 
 CORPUS = Path(__file__).parent / "corpus"

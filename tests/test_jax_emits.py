@@ -16,8 +16,8 @@ import pytest
 from shardonnay.cli import main
 from shardonnay.errors import UnsupportedOpError
 from shardonnay.ir.verifier import verify
-from shardonnay.partition.program import check, partition
-from shardonnay.propagation.pipeline import propagation_pipeline
+from shardonnay.partitioner.program import check, partition
+from shardonnay.pipeline import propagation_pipeline
 from shardonnay.runtime.interpreter import run
 from shardonnay.syntax.mlir_reader import parse_module
 

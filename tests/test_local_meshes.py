@@ -25,9 +25,9 @@ from shardonnay import parse_module, run
 from shardonnay.axes import AxisRef
 from shardonnay.layout import device_slices
 from shardonnay.mesh import Mesh
-from shardonnay.partition.global_to_local import convert_global_to_local
-from shardonnay.partition.local_collectives import permute_pairs
-from shardonnay.partition.program import check
+from shardonnay.partitioner.local.collectives import permute_pairs
+from shardonnay.partitioner.local.convert import convert_global_to_local
+from shardonnay.partitioner.program import check
 from shardonnay.runtime.simulator import device_count, simulate
 from shardonnay.sharding import DimSharding, TensorSharding
 

@@ -24,9 +24,9 @@ from shardonnay.errors import IRError, PartitionError, ShardonnayError
 from shardonnay.ir.verifier import verify
 from shardonnay.layout import shard, unshard
 from shardonnay.mesh import Mesh
-from shardonnay.partition.cost import collective_costs
-from shardonnay.partition.program import check
-from shardonnay.propagation.pipeline import propagation_pipeline
+from shardonnay.partitioner.analysis.cost import collective_costs
+from shardonnay.partitioner.program import check
+from shardonnay.pipeline import propagation_pipeline
 from shardonnay.runtime.simulator import device_count, device_inputs, global_outputs
 from shardonnay.sharding import TensorSharding
 from shardonnay.syntax.mlir_reader import parse_module

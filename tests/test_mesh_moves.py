@@ -25,13 +25,13 @@ from hypothesis import strategies as st
 
 from shardonnay import AxisRef, DimSharding, Mesh, TensorSharding, parse_module, run, simulate
 from shardonnay.layout import device_slices, equivalent, local_shape, shard_index
-from shardonnay.partition.cost import collective_costs
-from shardonnay.partition.global_to_local import convert_global_to_local
-from shardonnay.partition.local_layout import relayout_received
-from shardonnay.partition.local_moves import MAX_TILES
-from shardonnay.partition.mesh_translation import translate_axes, translate_sharding
-from shardonnay.partition.program import partition
-from shardonnay.partition.reshard import lower_bound
+from shardonnay.partitioner.analysis.cost import collective_costs
+from shardonnay.partitioner.local.convert import convert_global_to_local
+from shardonnay.partitioner.local.layout import relayout_received
+from shardonnay.partitioner.local.moves import MAX_TILES
+from shardonnay.partitioner.program import partition
+from shardonnay.partitioner.reshard.mesh_translation import translate_axes, translate_sharding
+from shardonnay.partitioner.reshard.plan import lower_bound
 from strategies import divisors, shapes, shardings
 
 NAMES = ("p", "q", "r", "s")

@@ -20,9 +20,9 @@ from shardonnay.ir.naming import (
     source_location,
     value_names,
 )
-from shardonnay.partition.correspondence import COMMUNICATION_OPS, corresponding_values
-from shardonnay.partition.program import explicit_collectives, propagated_program
-from shardonnay.propagation.pipeline import propagation_pipeline
+from shardonnay.partitioner.analysis.correspondence import COMMUNICATION_OPS, corresponding_values
+from shardonnay.partitioner.program import explicit_collectives, propagated_program
+from shardonnay.pipeline import propagation_pipeline
 
 os.environ.setdefault("XLA_FLAGS", "--xla_force_host_platform_device_count=8")
 

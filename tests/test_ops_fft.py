@@ -13,7 +13,7 @@ import pytest
 
 from shardonnay.errors import IRError, ParseError
 from shardonnay.ir.verifier import verify
-from shardonnay.partition.program import check, partition
+from shardonnay.partitioner.program import check, partition
 from shardonnay.runtime.interpreter import run
 from shardonnay.syntax.mlir_reader import parse_module
 

@@ -13,10 +13,7 @@ import pytest
 from sharding_pairs import random_mesh, random_shape, random_sharding, sample_data
 from shardonnay import Mesh, TensorSharding
 from shardonnay.axes import AxisRef
-from shardonnay.errors import PartitionError
-from shardonnay.layout import local_shape, shard, unshard
-from shardonnay.ops.sdy_collectives import AllToAllParam
-from shardonnay.partition import (
+from shardonnay.collectives import (
     AllGather,
     AllReduce,
     AllSlice,
@@ -27,9 +24,12 @@ from shardonnay.partition import (
     ShardedToUnreduced,
     TileExchange,
 )
-from shardonnay.partition.axis_lists import axis_ref
-from shardonnay.partition.collectives import COLLECTIVES
-from shardonnay.partition.exchange import groups
+from shardonnay.collectives.axis_lists import axis_ref
+from shardonnay.collectives.data_movement import COLLECTIVES
+from shardonnay.collectives.exchange import groups
+from shardonnay.errors import PartitionError
+from shardonnay.layout import local_shape, shard, unshard
+from shardonnay.ops.sdy_collectives import AllToAllParam
 
 MESH = Mesh({"x": 2, "y": 4, "z": 2})
 

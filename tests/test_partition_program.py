@@ -17,9 +17,9 @@ from partitioned_programs import RESULTS_ON_TWO_DEVICES
 from shardonnay import parse_module
 from shardonnay.errors import CheckError, PartitionError
 from shardonnay.layout import local_shape
-from shardonnay.partition.cost import SDY_COLLECTIVES, collective_costs
-from shardonnay.partition.memory import peak_memory
-from shardonnay.partition.program import (
+from shardonnay.partitioner.analysis.cost import SDY_COLLECTIVES, collective_costs
+from shardonnay.partitioner.analysis.memory import peak_memory
+from shardonnay.partitioner.program import (
     CheckResult,
     check,
     compare_output,
@@ -199,23 +199,22 @@ def test_integers_must_be_equal_and_shapes_must_agree():
 # -- one name for the function and the package ------------------------------------------------
 
 
-def test_shardonnay_partition_is_the_partitioner_and_the_package():
-    import shardonnay.partition.cost as cost_module
-    from shardonnay.partition.cost import collective_costs as imported
+def test_the_top_level_names_are_the_partitioners_functions():
+    import shardonnay.partitioner.analysis.cost as cost_module
 
     module = _read(MLP)
+    assert shardonnay.partition is partition and shardonnay.check is check
     assert shardonnay.partition(module).to_text() == partition(module).to_text()
-    assert shardonnay.partition.cost is cost_module
-    assert shardonnay.partition.cost.collective_costs is imported is collective_costs
-    assert shardonnay.check is check and "partition" in shardonnay.__all__
+    assert shardonnay.partitioner.analysis.cost is cost_module
+    assert {"partition", "check", "explicit_collectives", "reshard_plan"} <= set(shardonnay.__all__)
 
 
 def test_importing_a_submodule_first_still_gives_the_callable_package():
     code = (
-        "import shardonnay.partition.memory as memory\n"
+        "import shardonnay.partitioner.analysis.memory as memory\n"
         "import shardonnay\n"
         f"m = shardonnay.parse_module(open(r'{MLP}').read())\n"
-        "assert shardonnay.partition.memory is memory\n"
+        "assert shardonnay.partitioner.analysis.memory is memory\n"
         "print(shardonnay.partition(m).function('main').type)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -16,11 +16,11 @@ import shardonnay
 from shardonnay import parse_module
 from shardonnay.cli import main
 from shardonnay.errors import PartitionError
+from shardonnay.ir.element_values import highest, lowest, poison, value_kind
 from shardonnay.ir.types import ELEMENT_TYPES, is_complex, is_float, numpy_dtype
-from shardonnay.partition.device_limit import ENVIRONMENT_VARIABLE
-from shardonnay.partition.global_to_local import convert_global_to_local
-from shardonnay.partition.program import check, explicit_collectives
-from shardonnay.runtime.element_values import highest, lowest, poison, value_kind
+from shardonnay.partitioner.device_limit import ENVIRONMENT_VARIABLE
+from shardonnay.partitioner.local.convert import convert_global_to_local
+from shardonnay.partitioner.program import check, explicit_collectives
 from shardonnay.runtime.interpreter import run
 
 MESH = 'sdy.mesh @mesh = <["x"=2, "y"=4]>\n'

@@ -20,7 +20,7 @@ from shardonnay.cli import main
 from shardonnay.errors import IRError, ShardonnayError
 from shardonnay.ir.verifier import verify
 from shardonnay.passes import known_passes, pass_options, run_pipeline
-from shardonnay.propagation.validation import PropagationWarning
+from shardonnay.propagation.importing.validation import PropagationWarning
 
 PROGRAMS_PER_PASS = 12
 

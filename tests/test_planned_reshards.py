@@ -17,10 +17,10 @@ import pytest
 from sharding_pairs import SWEEP_MESHES, random_pair, sweep_pairs
 from shardonnay.errors import ShardingError
 from shardonnay.mesh import Mesh
-from shardonnay.partition.cost import collective_costs
-from shardonnay.partition.planned_reshards import lower_reshards
-from shardonnay.partition.program import check, explicit_collectives, partition
-from shardonnay.partition.reshard import lower_bound
+from shardonnay.partitioner.analysis.cost import collective_costs
+from shardonnay.partitioner.program import check, explicit_collectives, partition
+from shardonnay.partitioner.reshard.plan import lower_bound
+from shardonnay.partitioner.reshard.planned import lower_reshards
 from shardonnay.sharding import TensorSharding
 from shardonnay.syntax.mlir_reader import parse_module
 

@@ -1,4 +1,4 @@
-"""The checker of propagated shardings (`shardonnay.propagation.consistency`).
+"""The checker of propagated shardings (`shardonnay.propagation.checks.consistency`).
 
 Propagation's output must pass it, on the corpus and on random programs,
 after `propagation_pipeline` and after each strategy; propagations corrupted
@@ -15,16 +15,16 @@ import pytest
 
 from program_generator import random_program
 from shardonnay.mesh import Mesh
-from shardonnay.propagation.consistency import (
+from shardonnay.pipeline import propagation_pipeline, sharding_group_import
+from shardonnay.propagation.checks.consistency import (
     ConsistencyError,
     FindingKind,
     check_propagated,
     value_sharding,
     verify_propagated,
 )
+from shardonnay.propagation.checks.shard_by_shard import LocalCheck, Verdict, check_shard_by_shard
 from shardonnay.propagation.driver import propagate
-from shardonnay.propagation.pipeline import propagation_pipeline, sharding_group_import
-from shardonnay.propagation.shard_by_shard import LocalCheck, Verdict, check_shard_by_shard
 from shardonnay.sharding import TensorSharding, TensorShardingPerValue
 from shardonnay.syntax.mlir_reader import parse_module
 

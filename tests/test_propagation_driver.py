@@ -352,7 +352,7 @@ def _group_program(a: str | None, b: str | None) -> str:
 
 
 def test_sync_gives_a_lone_sharding_to_every_member() -> None:
-    from shardonnay.propagation.sharding_groups import get_sharding, sync_group_members
+    from shardonnay.propagation.importing.sharding_groups import get_sharding, sync_group_members
 
     module = parse_module(_group_program('[{"a"}, {}]', None))
     groups = sync_group_members(module)
@@ -366,7 +366,7 @@ def test_sync_gives_a_lone_sharding_to_every_member() -> None:
 
 
 def test_sync_constrains_every_member_of_a_conflicting_group() -> None:
-    from shardonnay.propagation.sharding_groups import sync_group_members
+    from shardonnay.propagation.importing.sharding_groups import sync_group_members
 
     module = parse_module(_group_program('[{"a"}, {}]', '[{}, {"b"}]'))
     groups = sync_group_members(module)
@@ -393,7 +393,7 @@ def test_sync_constrains_every_member_of_a_conflicting_group() -> None:
 
 
 def test_fully_open_members_do_not_count() -> None:
-    from shardonnay.propagation.sharding_groups import sync_group_members
+    from shardonnay.propagation.importing.sharding_groups import sync_group_members
 
     module = parse_module(_group_program("[{?}, {?}]", '[{}, {"b"}]'))
     sync_group_members(module)
@@ -403,7 +403,7 @@ def test_fully_open_members_do_not_count() -> None:
 
 def test_a_value_in_two_groups_is_rejected() -> None:
     from shardonnay.errors import ShardingError
-    from shardonnay.propagation.sharding_groups import sync_group_members
+    from shardonnay.propagation.importing.sharding_groups import sync_group_members
 
     text = _group_program(None, None).replace(
         "sdy.sharding_group %arg0 group_id=0", "sdy.sharding_group %0 group_id=1"

@@ -23,9 +23,9 @@ import pytest
 from program_generator import random_program
 from shardonnay.cli import main
 from shardonnay.errors import IRError, ShardingError, ShardonnayError
+from shardonnay.pipeline import propagation_pipeline
 from shardonnay.propagation.driver import propagate
-from shardonnay.propagation.pipeline import propagation_pipeline
-from shardonnay.propagation.validation import PropagationWarning
+from shardonnay.propagation.importing.validation import PropagationWarning
 from shardonnay.syntax.mlir_reader import parse_module
 
 MESH = 'sdy.mesh @mesh = <["x"=2, "y"=2]>'

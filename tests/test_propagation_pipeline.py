@@ -15,14 +15,14 @@ import pytest
 from shardonnay.errors import UnsupportedOpError
 from shardonnay.mesh import Mesh
 from shardonnay.passes import run_pipeline
-from shardonnay.propagation import propagation_pipeline
-from shardonnay.propagation.driver import propagate
-from shardonnay.propagation.pipeline import (
+from shardonnay.pipeline import (
     apply_sharding_constraints,
     constant_or_scalar_splitter,
     evenly_sharded,
+    propagation_pipeline,
     sharding_group_import,
 )
+from shardonnay.propagation.driver import propagate
 from shardonnay.sharding import TensorSharding
 from shardonnay.syntax.mlir_reader import parse_module
 

@@ -9,9 +9,9 @@ import warnings
 from pathlib import Path
 
 from shardonnay import parse_module
-from shardonnay.partition.cost import collective_costs
-from shardonnay.partition.program import explicit_collectives
-from shardonnay.partition.repeated_collectives import merge_repeated_collectives
+from shardonnay.partitioner.analysis.cost import collective_costs
+from shardonnay.partitioner.program import explicit_collectives
+from shardonnay.partitioner.repeated_collectives import merge_repeated_collectives
 
 MODELS = Path(__file__).parent / "models"
 

@@ -9,10 +9,10 @@ import pytest
 
 from shardonnay import parse_module
 from shardonnay.cli import main
-from shardonnay.partition.cost import collective_costs
-from shardonnay.partition.global_to_local import convert_global_to_local
-from shardonnay.partition.program import explicit_collectives, partition
-from shardonnay.partition.report import human_bytes, report_of
+from shardonnay.partitioner.analysis.cost import collective_costs
+from shardonnay.partitioner.analysis.report import human_bytes, report_of
+from shardonnay.partitioner.local.convert import convert_global_to_local
+from shardonnay.partitioner.program import explicit_collectives, partition
 
 ROOT = Path(__file__).parent.parent
 MLP = ROOT / "examples" / "mlp.mlir"

@@ -17,18 +17,16 @@ from sharding_pairs import (
     sweep_pairs,
 )
 from shardonnay import Mesh, TensorSharding
-from shardonnay.errors import PartitionError
-from shardonnay.layout import device_slices
-from shardonnay.partition import (
+from shardonnay.collectives import (
     AllGather,
     AllToAll,
     CollectivePermute,
     ReduceScatter,
     TileExchange,
-    lower_bound,
-    reshard_plan,
 )
-from shardonnay.partition.reshard import baseline_plan
+from shardonnay.errors import PartitionError
+from shardonnay.layout import device_slices
+from shardonnay.partitioner.reshard.plan import baseline_plan, lower_bound, reshard_plan
 
 
 def S(text: str) -> TensorSharding:

@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 
 from shardonnay.axes import AxisRef
+from shardonnay.collectives.axis_lists import append_or_merge
+from shardonnay.export.reshard_to_collectives import reshard_to_collectives
 from shardonnay.mesh import Mesh
-from shardonnay.partition.axis_lists import append_or_merge
-from shardonnay.partition.reshard_to_collectives import reshard_to_collectives
 from shardonnay.passes import run_pipeline
 from shardonnay.syntax.mlir_reader import parse_module
 

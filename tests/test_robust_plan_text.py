@@ -9,10 +9,9 @@ import re
 
 import pytest
 
-from shardonnay import Mesh, TensorSharding
+from shardonnay import Mesh, TensorSharding, reshard_plan
+from shardonnay.collectives.data_movement import TileExchange
 from shardonnay.ir.verifier import verify
-from shardonnay.partition import reshard_plan
-from shardonnay.partition.collectives import TileExchange
 from shardonnay.syntax.mlir_reader import parse_module
 
 MESH = Mesh({"x": 2, "y": 3})

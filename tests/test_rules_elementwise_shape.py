@@ -428,7 +428,7 @@ def _one_sided_factors(rule: OpShardingRule) -> set[int]:
 
 def test_rules_are_sound() -> None:
     """Where the rule checker exists, it accepts the rules of these ops."""
-    rule_check = pytest.importorskip("shardonnay.propagation.rule_check")
+    rule_check = pytest.importorskip("shardonnay.propagation.checks.rule_check")
     text = func(
         ["tensor<4x6xf32>", "tensor<f32>", "tensor<4x6xi1>"],
         [
@@ -468,7 +468,7 @@ def test_reshape_and_broadcast_rules_are_sound(
     reshape: tuple[tuple[int, ...], tuple[int, ...]],
     broadcast: tuple[tuple[int, ...], tuple[int, ...], list[int]],
 ) -> None:
-    rule_check = pytest.importorskip("shardonnay.propagation.rule_check")
+    rule_check = pytest.importorskip("shardonnay.propagation.checks.rule_check")
     (a, b), (c, d, dims) = reshape, broadcast
     x, y, z, w = (tensor_type(s) for s in (a, b, c, d))
     text = func(

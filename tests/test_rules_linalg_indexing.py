@@ -714,12 +714,12 @@ NOT_LOCAL = frozenset(
 
 
 @pytest.mark.skipif(
-    importlib.util.find_spec("shardonnay.propagation.rule_check") is None,
+    importlib.util.find_spec("shardonnay.propagation.checks.rule_check") is None,
     reason="no rule checker",
 )
 @pytest.mark.parametrize("name", sorted(JAX_PROGRAMS))
 def test_rules_are_sound(name):
-    from shardonnay.propagation.rule_check import check_rule
+    from shardonnay.propagation.checks.rule_check import check_rule
 
     f, args = JAX_PROGRAMS[name]
     for op in parse_module(lower(f, *args)).walk():

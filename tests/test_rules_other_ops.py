@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from shardonnay.errors import ShardonnayError
-from shardonnay.propagation.rule_check import check_rule
+from shardonnay.propagation.checks.rule_check import check_rule
 from shardonnay.propagation.rules import (
     RULE_ATTRIBUTE,
     RuleBuilder,

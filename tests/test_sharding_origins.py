@@ -1,5 +1,5 @@
 """Shardy's `debug-sharding-origins` and `debug-propagation-edge-sharding`
-(`shardonnay.propagation.origins`) against the real Shardy.
+(`shardonnay.propagation.debugging.origins`) against the real Shardy.
 
 The reference is jaxlib's Shardy, run with `debug-sharding-origins=true`
 (and `debug-propagation-edge-sharding=true` for edges):
@@ -29,11 +29,14 @@ import pytest
 
 from shardonnay.cli import main
 from shardonnay.ir.core import Module
+from shardonnay.pipeline import propagation_pipeline
+from shardonnay.propagation.debugging.origin_attributes import (
+    propagate_with_origins,
+    with_debug_origins,
+)
+from shardonnay.propagation.debugging.origins import sharding_origins
+from shardonnay.propagation.debugging.recording import Recorder
 from shardonnay.propagation.driver import propagate
-from shardonnay.propagation.origin_attributes import propagate_with_origins, with_debug_origins
-from shardonnay.propagation.origins import sharding_origins
-from shardonnay.propagation.pipeline import propagation_pipeline
-from shardonnay.propagation.recording import Recorder
 from shardonnay.syntax.mlir_reader import parse_module
 
 pytest.importorskip("jax")

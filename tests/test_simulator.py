@@ -32,7 +32,7 @@ from shardonnay import parse_module, run
 from shardonnay.errors import LayoutError, PartitionError, ShardonnayError
 from shardonnay.layout import device_slices
 from shardonnay.mesh import Mesh
-from shardonnay.partition.global_to_local import convert_global_to_local
+from shardonnay.partitioner.local.convert import convert_global_to_local
 from shardonnay.runtime.simulator import simulate
 from shardonnay.sharding import TensorSharding
 

@@ -20,7 +20,7 @@ from shardonnay import Mesh, TensorSharding
 from shardonnay.cli import main
 from shardonnay.errors import ShardingError, ShardonnayError
 from shardonnay.layout import device_slices
-from shardonnay.propagation.pipeline import propagation_pipeline
+from shardonnay.pipeline import propagation_pipeline
 from shardonnay.visualize import visualize
 from strategies import sharding_cases
 

@@ -1,6 +1,5 @@
 """shardonnay: axis-based tensor sharding on named device meshes (Shardy's model)."""
 
-from shardonnay import partition  # the package, callable: `shardonnay.partition(module)`
 from shardonnay.axes import AxisRef
 from shardonnay.errors import (
     CheckError,
@@ -15,8 +14,9 @@ from shardonnay.errors import (
 )
 from shardonnay.ir import Func, Module
 from shardonnay.mesh import Mesh
-from shardonnay.partition.program import check
-from shardonnay.propagation import propagate
+from shardonnay.partitioner.program import check, explicit_collectives, partition
+from shardonnay.partitioner.reshard.plan import reshard_plan
+from shardonnay.pipeline import propagate
 from shardonnay.runtime.interpreter import run
 from shardonnay.runtime.simulator import simulate
 from shardonnay.sharding import DimSharding, ManualAxes, TensorSharding, TensorShardingPerValue
@@ -56,10 +56,12 @@ __all__ = [
     "UnsupportedOpError",
     "__version__",
     "check",
+    "explicit_collectives",
     "parse_module",
     "parse_modules",
     "partition",
     "propagate",
+    "reshard_plan",
     "run",
     "simulate",
     "visualize",

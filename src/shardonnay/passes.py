@@ -167,7 +167,7 @@ def run_pipeline(module: Module, pipeline: str) -> Module:
 
 
 def _load() -> None:
-    import shardonnay.partition.passes  # (registers the partitioning passes)
+    import shardonnay.export.passes  # (registers the partitioning passes)
     import shardonnay.propagation.passes  # noqa: F401  (registers the propagation passes)
 
 

@@ -320,8 +320,8 @@ def _resolve(
 
     if isinstance(value_or_sharding, Module):
         from shardonnay.ir.naming import find_value, value_names
+        from shardonnay.ir.shardings import sharding_of
         from shardonnay.ir.types import TensorType
-        from shardonnay.partition.sharding_access import sharding_of
 
         module = value_or_sharding
         if not isinstance(shape, str):

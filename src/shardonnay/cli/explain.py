@@ -46,7 +46,7 @@ def add_command(commands: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from shardonnay.propagation.explain import explain_propagation
+    from shardonnay.explain import explain_propagation
 
     module = read_program(args)
     pipeline = not args.no_pipeline

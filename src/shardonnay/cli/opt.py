@@ -45,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
     modules = read_modules(args)
     pipeline = args.pass_pipeline
     if args.debug_origins:
-        from shardonnay.propagation.origin_attributes import with_debug_origins
+        from shardonnay.propagation.debugging.origin_attributes import with_debug_origins
 
         pipeline = with_debug_origins(pipeline)
     texts = [run_pipeline(module, pipeline).to_text() for module in modules]

@@ -7,7 +7,7 @@ import sys
 
 from shardonnay.cli.inputs import add_input_format_option, read_program, seed
 from shardonnay.cli.progress_bar import add_quiet_option
-from shardonnay.partition.numerics import ROUNDING
+from shardonnay.runtime.numerics import ROUNDING
 
 
 def add_command(commands: argparse._SubParsersAction) -> None:
@@ -118,11 +118,11 @@ def add_command(commands: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from shardonnay.errors import CheckError
     from shardonnay.ir.verifier import verify
-    from shardonnay.partition.combined_collectives import combine_all_reduces
-    from shardonnay.partition.global_to_local import convert_global_to_local
-    from shardonnay.partition.numerics import validate_tolerance
-    from shardonnay.partition.program import check, explicit_collectives, propagated_program
-    from shardonnay.partition.report import report_of
+    from shardonnay.partitioner.analysis.report import report_of
+    from shardonnay.partitioner.local.combined_collectives import combine_all_reduces
+    from shardonnay.partitioner.local.convert import convert_global_to_local
+    from shardonnay.partitioner.program import check, explicit_collectives, propagated_program
+    from shardonnay.runtime.numerics import validate_tolerance
 
     for name in ("rounding", "rtol", "atol", "input_scale"):
         validate_tolerance(f"--{name.replace('_', '-')}", getattr(args, name))
@@ -180,7 +180,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _read_inputs(path: str | None):
     """The arrays of the `.npz` file `path` (None: random inputs), loaded now."""
-    from shardonnay.partition.numerics import read_npz
+    from shardonnay.runtime.numerics import read_npz
 
     return None if path is None else read_npz(path)
 
@@ -193,8 +193,8 @@ def _compare_on_devices(module, propagated, local, args: argparse.Namespace):
 
     from shardonnay.errors import CheckError
     from shardonnay.ir.types import TensorType
-    from shardonnay.partition.numerics import compare_output, main_arguments, scaled_inputs
     from shardonnay.runtime.interpreter import random_inputs, run
+    from shardonnay.runtime.numerics import compare_output, main_arguments, scaled_inputs
     from shardonnay.runtime.pjrt import host_devices_for, run_on_devices
     from shardonnay.runtime.simulator import device_count
 

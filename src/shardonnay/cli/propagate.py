@@ -55,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
     module = read_program(args)
     options = {"strategy": args.strategy, "conservative": args.conservative}
     if not args.no_pipeline:
-        from shardonnay.propagation.pipeline import propagation_pipeline
+        from shardonnay.pipeline import propagation_pipeline
 
         if args.strategy not in ("aggressive", "basic"):
             args.command_parser.error(
@@ -66,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
             module, debug_origins=args.debug_origins, debug_edges=args.debug_edges, **options
         )
     elif args.debug_origins or args.debug_edges:
-        from shardonnay.propagation.origin_attributes import propagate_with_origins
+        from shardonnay.propagation.debugging.origin_attributes import propagate_with_origins
 
         result = propagate_with_origins(
             module, origins=args.debug_origins, edges=args.debug_edges, **options

@@ -66,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
         text, source = read_input(args.input)
         module = parse_module(text, source)
         if not args.no_propagate:
-            from shardonnay.propagation.pipeline import propagation_pipeline
+            from shardonnay.pipeline import propagation_pipeline
 
             module = propagation_pipeline(module)
         picture = visualize(module, args.value, dims=dims)

@@ -11,7 +11,7 @@ source line of the op defining it: `model.py:42 in attention`.
 defined function; `find_value(module, spec)` is the value a user typed;
 `source_location(op, module)` reads an op's `loc(...)` (aliases
 `#loc12 = loc(...)` resolved, call sites followed to the innermost frame).
-`shardonnay.partition.correspondence` maps the values of a partitioned
+`shardonnay.partitioner.analysis.correspondence` maps the values of a partitioned
 program back to these names.
 
 >>> from shardonnay.syntax.mlir_reader import parse_module

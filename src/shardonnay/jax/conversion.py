@@ -215,7 +215,7 @@ def shardings(
     {'%arg0': P('x',), '%0': P(None,)}
     """
     from shardonnay.ir.naming import value_names
-    from shardonnay.partition.sharding_access import sharding_of
+    from shardonnay.ir.shardings import sharding_of
 
     found: dict[str, TensorSharding] = {}
     for value, name in value_names(module).items():

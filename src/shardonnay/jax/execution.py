@@ -74,7 +74,7 @@ def run(
     import jax
 
     global_module, leaves, out_tree = program_and_inputs(module_or_f, args, kwargs)
-    from shardonnay.partition.program import partition
+    from shardonnay.partitioner.program import partition
 
     local = partition(global_module, propagate=propagate)
     results = run_partitioned(global_module, local, leaves, _devices(jax, mesh, leaves))

@@ -82,7 +82,6 @@ from typing import Any, Literal
 from shardonnay.ir.core import Block, Func, Module, Op, Value
 from shardonnay.ir.types import TensorType
 from shardonnay.progress import tracker
-from shardonnay.propagation.call_graph import entry_functions
 from shardonnay.propagation.data_flow import (
     DATA_FLOW_OPS,
     DataFlowEdge,
@@ -96,6 +95,9 @@ from shardonnay.propagation.factor_propagation import (
     FactorPropagation,
     PropagationDirection,
 )
+from shardonnay.propagation.importing.call_graph import entry_functions
+from shardonnay.propagation.importing.sharding_groups import sync_group_members
+from shardonnay.propagation.importing.validation import validate_for_propagation
 from shardonnay.propagation.module_edits import (
     drop_sharding_rules,
     erasable_ops,
@@ -104,10 +106,8 @@ from shardonnay.propagation.module_edits import (
 from shardonnay.propagation.op_priority import OP_PRIORITY_STAGES, Directions, Item
 from shardonnay.propagation.propagation_step import StepOutcomes, identity_rule
 from shardonnay.propagation.rules import RULE_ATTRIBUTE
-from shardonnay.propagation.sharding_groups import sync_group_members
 from shardonnay.propagation.sharding_store import EdgeChoice, Ref, ShardingStore
 from shardonnay.propagation.user_priority import initial_for_priorities, restore_priority
-from shardonnay.propagation.validation import validate_for_propagation
 from shardonnay.propagation.write_back import SHARDING, write_back
 from shardonnay.sharding import TensorSharding
 from shardonnay.sharding_rule import OpShardingRule
@@ -194,7 +194,7 @@ def propagate(
     written on ops stay either way (Shardy's passes then drop the ones that
     are not custom: see `drop_sharding_rules`).
     `recorder`: an object told about every sharding change (see
-    `shardonnay.propagation.explain.Recorder`); it does not alter the result.
+    `shardonnay.explain.Recorder`); it does not alter the result.
     `factor_strategy`: the factor propagation the priority strategies run
     (Shardy's `propagation-strategy` option; default basic for `"basic"`,
     aggressive otherwise). `op_priority_stages=False`: each round of

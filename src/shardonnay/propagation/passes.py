@@ -51,7 +51,7 @@ def _populate_op_sharding_rules(module: Module, options: dict[str, str]) -> Modu
 
 def _propagation_pass(strategy: str):
     def run(module: Module, options: dict[str, str]) -> Module:
-        from shardonnay.propagation.data_flow_edges import propagate_through_edges
+        from shardonnay.propagation.importing.data_flow_edges import propagate_through_edges
 
         default = "basic" if strategy == "basic" else "aggressive"
         factor = options.get("propagation-strategy", default)
@@ -92,7 +92,7 @@ def _propagate(
     origins = _flag(options, "debug-sharding-origins")
     edge_steps = _flag(options, "debug-propagation-edge-sharding")
     if origins or edge_steps:
-        from shardonnay.propagation.origin_attributes import propagate_with_origins
+        from shardonnay.propagation.debugging.origin_attributes import propagate_with_origins
 
         return propagate_with_origins(module, origins=origins, edges=edge_steps, **common)
     keep = _flag(options, "keep-sharding-rules")
@@ -113,7 +113,7 @@ register_pass("sdy-user-priority-propagate", _OP_PRIORITY)(_propagation_pass("us
     {"propagation-strategy": "aggressive", "conservative-propagation": _FALSE, **_DEBUG},
 )
 def _pipeline_pass(module: Module, options: dict[str, str]) -> Module:
-    from shardonnay.propagation.pipeline import propagation_pipeline
+    from shardonnay.pipeline import propagation_pipeline
 
     return propagation_pipeline(
         module,
@@ -128,11 +128,12 @@ def _pipeline_pass(module: Module, options: dict[str, str]) -> Module:
 
 
 def _register_steps() -> None:
-    from shardonnay.propagation import call_graph, constants, data_flow_edges, mesh_passes, pipeline
-    from shardonnay.propagation import sharding_constraints as constraints
-    from shardonnay.propagation.flatten_call_graph import flatten_call_graph
+    from shardonnay import pipeline
+    from shardonnay.propagation.checks.unreduced_axes import verify_unreduced_axes
+    from shardonnay.propagation.importing import call_graph, constants, data_flow_edges, mesh_passes
+    from shardonnay.propagation.importing import sharding_constraints as constraints
+    from shardonnay.propagation.importing.flatten_call_graph import flatten_call_graph
     from shardonnay.propagation.module_edits import drop_sharding_rules
-    from shardonnay.propagation.unreduced_axes import verify_unreduced_axes
 
     steps: dict[str, tuple[Step, dict[str, str]]] = {
         "symbol-dce": (call_graph.symbol_dce, {}),

@@ -40,11 +40,11 @@ from __future__ import annotations
 import numpy as np
 
 from shardonnay.errors import ShardonnayError
+from shardonnay.ir import element_values
 from shardonnay.ir.core import Module
 from shardonnay.ir.types import TensorType, TokenType
 from shardonnay.layout import device_slices, shard, unshard
 from shardonnay.mesh import Mesh
-from shardonnay.runtime import element_values
 from shardonnay.runtime.devices import ManualDevices, run_devices
 from shardonnay.runtime.interpreter import TOKEN
 from shardonnay.sharding import DimSharding, TensorSharding
@@ -61,8 +61,8 @@ def simulate(
     module docstring. With `poison`, the padding slots of uneven input shards
     hold NaN (floats) or a large sentinel (integers) instead of zeros, so that a
     program which lets padding into its results shows it. More devices than
-    `max_devices` (`shardonnay.partition.device_limit`) raise `PartitionError`."""
-    from shardonnay.partition.device_limit import check_devices
+    `max_devices` (`shardonnay.partitioner.device_limit`) raise `PartitionError`."""
+    from shardonnay.partitioner.device_limit import check_devices
 
     check_devices(device_count(local_module, func), "the per-device program", max_devices)
     count, per_device = device_inputs(local_module, global_inputs, func=func, poison=poison)

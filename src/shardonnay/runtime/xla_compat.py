@@ -51,9 +51,9 @@ from shardonnay.ir.builder import Builder
 from shardonnay.ir.core import Module, Op, Value
 from shardonnay.mesh import Mesh
 from shardonnay.ops.collectives import replica_groups
-from shardonnay.partition.local_context import LocalContext
-from shardonnay.partition.local_factors import copy_region
-from shardonnay.partition.local_shardings import next_channel
+from shardonnay.partitioner.local.context import LocalContext
+from shardonnay.partitioner.local.factors import copy_region
+from shardonnay.partitioner.local.shardings import next_channel
 
 _GROUPED = (
     "stablehlo.all_reduce",

@@ -135,7 +135,7 @@ def infer(
     explicit = [_normalized(view, view.node_specs(i)) for i in range(len(view.nodes))]
     mesh = _model_mesh(view, explicit, mesh)
     module, notes = _module(view, explicit, mesh, priorities or {}, inputs_unsharded)
-    from shardonnay.propagation.validation import PropagationWarning
+    from shardonnay.propagation.importing.validation import PropagationWarning
 
     with warnings.catch_warnings():
         # ops without rules are reported in `notes`
@@ -165,7 +165,7 @@ def infer(
 def node_shardings(module: Any) -> dict[int, tuple[list, list]]:
     """Per node index (`onnx.node` attribute), the shardings its op sees on
     its operands (after any constraint or reshard) and gives its results."""
-    from shardonnay.propagation.sharding_groups import get_sharding
+    from shardonnay.propagation.importing.sharding_groups import get_sharding
 
     def seen(value) -> TensorSharding | None:
         op = value.op

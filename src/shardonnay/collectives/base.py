@@ -1,0 +1,281 @@
+"""What every collective value shares: the rule, its check against a claimed
+result sharding (with Shardy's messages), the exchange, bytes and text.
+
+The collectives themselves are in `collectives` (data movement) and
+`reductions` (pending sums).
+"""
+
+from __future__ import annotations
+
+import functools
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from typing import ClassVar
+
+import numpy as np
+
+from shardonnay.axes import AxisRef
+from shardonnay.collectives.axis_lists import (
+    AxisListError,
+    axes_text,
+    gather_suffix,
+    slice_suffix,
+)
+from shardonnay.collectives.exchange import (
+    Exchange,
+    Want,
+    coordinates,
+    gather_exchange,
+    groups,
+    regions,
+)
+from shardonnay.errors import PartitionError, ShardingError
+from shardonnay.mesh import Mesh
+from shardonnay.ops.sdy_collectives import (
+    ListOfAxisRefLists,
+)
+from shardonnay.sharding import DimSharding, TensorSharding, verify_axis_ref_lists
+
+AxesPerDim = tuple[tuple[AxisRef, ...], ...]
+
+
+def _axis(a: str | AxisRef) -> AxisRef:
+    return a if isinstance(a, AxisRef) else AxisRef(a)
+
+
+def axis_tuple(axes) -> tuple[AxisRef, ...]:
+    """`"x"`, `AxisRef("x")` or a list of either as a tuple of axis refs."""
+    return (_axis(axes),) if isinstance(axes, str | AxisRef) else tuple(_axis(a) for a in axes)
+
+
+def axes_per_dim(lists) -> AxesPerDim:
+    """One tuple of axis refs per dim (`[("x",), ()]` -> `((AxisRef("x"),), ())`)."""
+    return tuple(axis_tuple(axes) for axes in lists)
+
+
+class Collective(ABC):
+    """Base of the collectives: subclasses define `_expected` (the rule) and
+    `_build` (the exchange)."""
+
+    op_name: ClassVar[str]
+    may_change_mesh: ClassVar[bool] = False
+
+    # -- the rule ---------------------------------------------------------------------
+
+    def result_sharding(self, operand: TensorSharding, mesh: Mesh | None = None) -> TensorSharding:
+        """The sharding of the result, or `PartitionError` (Shardy's message) if the
+        collective cannot apply to `operand`."""
+        mesh = operand.resolve_mesh(mesh)
+        try:
+            dims, unreduced, reduction = self._expected(operand, mesh)
+            result = TensorSharding(
+                self._result_mesh_ref(operand),
+                tuple(DimSharding(tuple(axes)) for axes in dims),
+                unreduced=tuple(unreduced),
+                reduction=reduction,
+            )
+            result.validate(self.result_mesh(mesh))
+        except (AxisListError, ShardingError) as e:
+            raise self._error(str(e)) from None
+        return result
+
+    def result_mesh(self, mesh: Mesh) -> Mesh:
+        """The mesh the result lives on (another one only for permutes)."""
+        return mesh
+
+    def _result_mesh_ref(self, operand: TensorSharding) -> str | Mesh:
+        return operand.mesh
+
+    def verify(
+        self, operand: TensorSharding, result: TensorSharding, mesh: Mesh | None = None
+    ) -> None:
+        """Checks `result` as Shardy's verifier checks the op's `out_sharding`."""
+        mesh = operand.resolve_mesh(mesh)
+        try:
+            result.validate(self.result_mesh(mesh))
+        except ShardingError as e:
+            raise self._error(str(e)) from None
+        if result.mesh != operand.mesh and not self.may_change_mesh:
+            raise self._error("result mesh does not match operand mesh")
+        if result.rank != operand.rank:
+            raise self._error(
+                f"result sharding has rank {result.rank} but operand sharding has rank "
+                f"{operand.rank}"
+            )
+        expected = self._verified_expectation(operand, result, mesh)
+        for dim in self._compared_dims(result.rank):
+            want, got = expected.dims[dim], result.dims[dim]
+            if want.axes != got.axes:
+                raise self._error(
+                    f"result sharding doesn't match expected sharding {axes_text(want.axes)} "
+                    f"on dimension {dim}"
+                )
+        if (expected.unreduced, expected.reduction) != (result.unreduced, result.reduction):
+            raise self._error(self._unreduced_message(expected))
+
+    def _verified_expectation(self, operand, result, mesh) -> TensorSharding:
+        """The result sharding this op must have (checks before the comparison)."""
+        return self.result_sharding(operand, mesh)
+
+    def _compared_dims(self, rank: int) -> list[int]:
+        """The order in which Shardy compares the result's dims with the expected ones."""
+        return list(range(rank))
+
+    def _unreduced_message(self, expected: TensorSharding) -> str:
+        return f"result unreduced axes should be {{{', '.join(map(str, expected.unreduced))}}}"
+
+    def _error(self, message: str) -> PartitionError:
+        return PartitionError(f"'{self.op_name}' op {message}")
+
+    @abstractmethod
+    def _expected(self, operand: TensorSharding, mesh: Mesh) -> tuple[list, Sequence, str]:
+        """(axes per dim, unreduced axes, reduction) of the result, or `AxisListError`."""
+
+    # -- data -----------------------------------------------------------------------
+
+    def exchange(
+        self,
+        operand: TensorSharding,
+        mesh: Mesh | None,
+        global_shape: Sequence[int],
+        dtype=np.float32,
+    ) -> Exchange:
+        """The data movement of this collective on a tensor of `global_shape`."""
+        mesh = operand.resolve_mesh(mesh)
+        return _cached_exchange(self, operand, mesh, tuple(global_shape), np.dtype(dtype).itemsize)
+
+    def apply(
+        self,
+        buffers: Mapping[int, np.ndarray],
+        in_sharding: TensorSharding,
+        mesh: Mesh | None,
+        global_shape: Sequence[int],
+    ) -> dict[int, np.ndarray]:
+        """The result's per-device buffers, computed from `buffers` by exchange."""
+        dtype = next(iter(buffers.values())).dtype if buffers else np.float32
+        return self.exchange(in_sharding, mesh, global_shape, dtype).apply(buffers)
+
+    def bytes_received(
+        self,
+        device: int,
+        in_sharding: TensorSharding,
+        mesh: Mesh | None,
+        global_shape,
+        dtype=np.float32,
+    ) -> int:
+        return self.exchange(in_sharding, mesh, global_shape, dtype).bytes_received(device)
+
+    def bytes_sent(
+        self,
+        device: int,
+        in_sharding: TensorSharding,
+        mesh: Mesh | None,
+        global_shape,
+        dtype=np.float32,
+    ) -> int:
+        return self.exchange(in_sharding, mesh, global_shape, dtype).bytes_sent(device)
+
+    @abstractmethod
+    def _build(self, operand, result, mesh, result_mesh, shape, itemsize) -> Exchange:
+        """The exchange from `operand` on `mesh` to `result` on `result_mesh`."""
+
+    # -- text -----------------------------------------------------------------------
+
+    def axes_attribute(self):
+        """The op's axes attribute (`ListOfAxisRefLists`, `AxisRefList`, ...), None if none."""
+        return None
+
+    def mlir(self, operand_name: str, operand: TensorSharding, mesh: Mesh | None = None) -> str:
+        """The op in Shardy's syntax, e.g. `sdy.all_gather [{"y"}] %0 out_sharding=<...>`."""
+        result = self.result_sharding(operand, mesh)
+        attr = self.axes_attribute()
+        axes = f"{attr.body()} " if attr is not None else ""
+        return f"{self.op_name} {axes}{operand_name} out_sharding={result.body()}"
+
+
+@functools.lru_cache(maxsize=4096)
+def _cached_exchange(collective: Collective, operand, mesh, shape, itemsize) -> Exchange:
+    result = collective.result_sharding(operand, mesh)
+    result_mesh = collective.result_mesh(mesh)
+    return collective._build(operand, result, mesh, result_mesh, shape, itemsize)
+
+
+def pending_reduction(operand: TensorSharding, result: TensorSharding) -> str:
+    """How the addends combine: the operand's pending reduction, else the result's."""
+    return operand.reduction if operand.unreduced else result.reduction
+
+
+def moving_exchange(operand, result, mesh, result_mesh, shape, itemsize, axes) -> Exchange:
+    """Each device takes its new region (same addend) from itself, then its group along `axes`."""
+    peers = groups(mesh, axes) if result_mesh is mesh else {}
+    new_regions = regions(shape, result, result_mesh)
+
+    def wants(device):
+        return [Want(new_regions[device], (coordinates(device, result.unreduced, result_mesh),))]
+
+    return gather_exchange(
+        shape,
+        (operand, mesh),
+        (result, result_mesh),
+        wants,
+        peers,
+        operand.unreduced,
+        pending_reduction(operand, result),
+        itemsize,
+    )
+
+
+class PerDimCollective(Collective):
+    """A collective with one axis list per dimension (`[{"x"}, {}]`), held in
+    the dataclass field named `lists_field`. By default its data moves as a
+    gather's or a slice's does: each device takes its new region from its
+    group along the listed axes."""
+
+    lists_field: ClassVar[str]
+
+    def __post_init__(self):
+        object.__setattr__(self, self.lists_field, axes_per_dim(getattr(self, self.lists_field)))
+
+    def _lists(self) -> AxesPerDim:
+        """The op's axis list per dim."""
+        return getattr(self, self.lists_field)
+
+    def _gathered_dims(self, operand: TensorSharding, mesh: Mesh, kind: str) -> list:
+        """The operand's dims without the listed axes at their minor ends."""
+        return [
+            gather_suffix(d.axes, g, i, mesh, kind)
+            for i, (d, g) in enumerate(zip(operand.dims, self._lists(), strict=True))
+        ]
+
+    def _sliced_dims(self, operand: TensorSharding, mesh: Mesh) -> list:
+        """The operand's dims with the listed axes appended."""
+        return [
+            slice_suffix(d.axes, s, mesh) for d, s in zip(operand.dims, self._lists(), strict=True)
+        ]
+
+    def _build(self, operand, result, mesh, result_mesh, shape, itemsize):
+        return moving_exchange(
+            operand, result, mesh, result_mesh, shape, itemsize, self._all_axes()
+        )
+
+    def axes_attribute(self) -> ListOfAxisRefLists:
+        return ListOfAxisRefLists(self._lists())
+
+    def _all_axes(self) -> tuple[AxisRef, ...]:
+        return tuple(a for axes in self._lists() for a in axes)
+
+    def _check_lists(self, operand: TensorSharding, mesh: Mesh) -> None:
+        verify_axis_ref_lists(self._lists(), mesh)
+        if len(self._lists()) != operand.rank:  # the result has the operand's rank
+            raise AxisListError(
+                f"result sharding has rank {operand.rank} but collective axes has rank "
+                f"{len(self._lists())}"
+            )
+
+
+def check_reduction(operand: TensorSharding, reduction: str) -> None:
+    """An op combining with `reduction` must match the operand's pending one."""
+    if operand.unreduced and operand.reduction != reduction:
+        raise AxisListError(
+            f"reduction {reduction} differs from the operand's pending {operand.reduction}"
+        )

@@ -1,0 +1,1 @@
+"""What a partitioned program costs: communication bytes and time, memory, and a report."""

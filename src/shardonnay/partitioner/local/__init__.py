@@ -1,0 +1,1 @@
+"""From a global program with explicit collectives to the program of one device."""

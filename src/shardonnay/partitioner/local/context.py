@@ -1,0 +1,441 @@
+"""What the conversion to per-device programs knows and emits as it goes.
+
+`LocalContext` holds the sharding of every value of the global program, the
+one mesh the program lives on, the next free channel id, and a `Builder`
+placing the local program's ops. Its helpers emit the small patterns every
+local lowering needs, as Shardy's `sdy-convert-global-to-local` writes them:
+
+- `dimension_offset(axes, size)`: where this device's shard of a dim sharded
+  by `axes` starts, read from a table indexed by `partition_id`::
+
+      %0 = stablehlo.partition_id : tensor<ui32>
+      %1 = stablehlo.convert %0 : (tensor<ui32>) -> tensor<i64>
+      %c = stablehlo.constant dense<[0, 0, 0, 0, 8, 8, 8, 8]> : tensor<8xi64>
+      %2 = stablehlo.dynamic_slice %c, %1, sizes = [1] : (...) -> tensor<1xi64>
+      %3 = stablehlo.reshape %2 : (tensor<1xi64>) -> tensor<i64>
+
+- `dynamic_slice_for_axes(x, axes_per_dim, type)`: this device's slice of a
+  tensor every device holds whole along the dims to slice.
+
+Shard indices follow `shardonnay.layout`: the mixed-radix number of a
+device's coordinates along the axes, the first axis most significant. A dim
+that its shards do not divide holds `ceil(size / shards)` slots per device,
+the slots past its end padding of undefined contents (`valid_mask`,
+`masked` hide them where they would reach a result); a value whose devices
+hold terms of a pending reduction is `Partial`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from shardonnay.axes import AxisRef
+from shardonnay.errors import PartitionError
+from shardonnay.ir.attributes import (
+    DenseArrayAttr,
+    DenseElementsAttr,
+    EnumAttr,
+    IntegerAttr,
+    StructAttr,
+)
+from shardonnay.ir.builder import Builder
+from shardonnay.ir.core import Block, Op, Region, Value
+from shardonnay.ir.element_values import poison
+from shardonnay.ir.types import TensorType, Type
+from shardonnay.mesh import Mesh
+from shardonnay.sharding import TensorSharding
+
+I64 = "i64"
+SCALAR_I64 = TensorType((), I64)
+
+
+def partition_error(op: Op, why: str) -> PartitionError:
+    """`PartitionError("stablehlo.slice at loc(...): why")`."""
+    where = f" at {op.location}" if op.location else ""
+    return PartitionError(f"{op.name}{where}: {why}")
+
+
+def axes_index(device: int, axes: Sequence[AxisRef], mesh: Mesh) -> int:
+    """Device `device`'s shard index along `axes` (mixed radix, first axis major).
+
+    >>> mesh = Mesh({"x": 2, "y": 4})
+    >>> [axes_index(d, [AxisRef("y"), AxisRef("x")], mesh) for d in (0, 4, 1)]
+    [0, 1, 2]
+    """
+    coords = mesh.coords_of(device)
+    index = 0
+    for axis in axes:
+        coordinate = axis.coordinate(coords[mesh.axis_index(axis.name)], mesh)
+        index = index * axis.size(mesh) + coordinate
+    return index
+
+
+def axes_size(axes: Sequence[AxisRef], mesh: Mesh) -> int:
+    return int(np.prod([a.size(mesh) for a in axes], dtype=np.int64))
+
+
+def offset_table(
+    axes: Sequence[AxisRef], mesh: Mesh, shard_size: int, num_devices: int | None = None
+) -> list[int]:
+    """Per device id, where its shard of a dim sharded by `axes` starts (0 for
+    the devices of a larger program that are not in `mesh`)."""
+    count = mesh.size if num_devices is None else max(num_devices, mesh.size)
+    members = set(mesh.device_list)
+    return [axes_index(d, axes, mesh) * shard_size if d in members else 0 for d in range(count)]
+
+
+def local_size(size: int, axes: Sequence[AxisRef], mesh: Mesh) -> int:
+    """The slots per device of a dim of `size` sharded by `axes`: `ceil(size / shards)`."""
+    return -(-size // axes_size(axes, mesh))
+
+
+def local_shape(
+    shape: Sequence[int], axes_per_dim: Sequence[Sequence[AxisRef]], mesh: Mesh
+) -> tuple[int, ...]:
+    return tuple(local_size(n, a, mesh) for n, a in zip(shape, axes_per_dim, strict=True))
+
+
+def is_uneven(size: int, axes: Sequence[AxisRef], mesh: Mesh) -> bool:
+    """Whether the shards of a dim of `size` along `axes` end in padding.
+
+    >>> is_uneven(6, [AxisRef("x")], Mesh({"x": 4})), is_uneven(8, [AxisRef("x")], Mesh({"x": 4}))
+    (True, False)
+    """
+    return size % axes_size(axes, mesh) != 0
+
+
+@dataclass(frozen=True)
+class Partial:
+    """A local value that holds, per device, one term of a pending reduction:
+    combining (`kind`, e.g. `stablehlo.add`) the buffers of the devices that
+    differ only along `axes` gives the value's shard."""
+
+    axes: tuple[AxisRef, ...]
+    kind: str
+    mesh: Mesh
+
+
+class LocalContext:
+    """The state of one conversion; see the module docstring."""
+
+    def __init__(
+        self,
+        builder: Builder,
+        meshes: dict[str, Mesh],
+        mesh: Mesh,
+        shardings: dict[Value, TensorSharding],
+        next_channel: int,
+    ):
+        self.builder = builder
+        self.meshes = meshes
+        self.mesh = mesh  # the mesh of the op being converted
+        self.shardings = shardings
+        self.next_channel = next_channel
+        self.num_devices = mesh.size  # the devices running the program (the largest mesh's)
+        self.partial: dict[Value, Partial] = {}  # global values whose local ones are partial
+        self.poison_padding = False  # fill padding slots with NaN / a sentinel, not 0
+        self.encoded: dict[tuple, DenseElementsAttr] = {}  # constants' attributes by content
+
+    # -- shardings and local types ------------------------------------------------------------
+
+    def sharding(self, value: Value) -> TensorSharding | None:
+        """The sharding of a value of the global program (None: replicated)."""
+        return self.shardings.get(value)
+
+    def sharded_axes(self, value: Value) -> list[tuple[AxisRef, ...]]:
+        """Per dim, the axes (of size > 1) sharding `value` (all empty when replicated)."""
+        rank = len(value.type.shape) if isinstance(value.type, TensorType) else 0
+        return self.axes_of(self.sharding(value), rank)
+
+    def axes_of(self, sharding: TensorSharding | None, rank: int) -> list[tuple[AxisRef, ...]]:
+        if sharding is None or not sharding.dims:
+            return [()] * rank
+        mesh = self.mesh_of_sharding(sharding)
+        return [tuple(a for a in d.axes if a.size(mesh) > 1) for d in sharding.dims]
+
+    def mesh_of_sharding(self, sharding: TensorSharding | None) -> Mesh:
+        if sharding is None:
+            return self.mesh
+        if isinstance(sharding.mesh, Mesh):
+            return sharding.mesh
+        return self.meshes.get(sharding.mesh, self.mesh)
+
+    def mesh_of(self, value: Value) -> Mesh:
+        """The mesh `value` is sharded on (the current one when it is replicated)."""
+        sharding = self.sharding(value)
+        if sharding is None or not any(self.axes_of(sharding, len(sharding.dims))):
+            return self.mesh
+        return self.mesh_of_sharding(sharding)
+
+    def is_replicated(self, value: Value) -> bool:
+        return not any(self.sharded_axes(value))
+
+    def local_type(self, value: Value, where: Op) -> Type:
+        """The per-device type of global value `value` (defined at `where`)."""
+        return self.local_type_for(value.type, self.sharding(value), where)
+
+    def local_type_for(self, t: Type, sharding: TensorSharding | None, where: Op) -> Type:
+        """The per-device type of a global `t` sharded by `sharding`: every
+        sharded dim holds `ceil(size / shards)` slots (`layout.local_shape`);
+        slots past the end of the dim are padding, whose contents are not
+        defined (ops that could read them mask them first)."""
+        if not isinstance(t, TensorType) or sharding is None or not sharding.dims:
+            return t
+        axes_per_dim = self.axes_of(sharding, len(t.shape))
+        return t.with_shape(local_shape(t.shape, axes_per_dim, self.mesh_of_sharding(sharding)))
+
+    def local_shape_of(self, value: Value, where: Op) -> tuple[int, ...]:
+        t = self.local_type(value, where)
+        return t.shape if isinstance(t, TensorType) else ()
+
+    # -- emitting ops ---------------------------------------------------------------------------
+
+    def op(
+        self,
+        name: str,
+        operands: Sequence[Value],
+        result_types: Sequence[Type],
+        attributes: dict[str, Any] | None = None,
+        regions: Sequence[Region] = (),
+        location: str | None = None,
+    ) -> Op:
+        return self.builder.create(
+            name,
+            operands,
+            attributes=attributes,
+            result_types=result_types,
+            regions=regions,
+            location=location,
+        )
+
+    def value(self, name: str, operands, result_type: Type, attributes=None) -> Value:
+        return self.op(name, operands, [result_type], attributes).results[0]
+
+    def channel_handle(self) -> StructAttr:
+        handle = self.next_channel
+        self.next_channel += 1
+        return StructAttr("stablehlo.channel_handle", (("handle", handle), ("type", 1)))
+
+    def constant(self, array, type: TensorType) -> Value:
+        array = np.asarray(array)
+        # the same tables (offsets per device) come again and again: their
+        # attributes, which are values, are encoded once
+        key = (type, array.dtype.str, array.shape, array.tobytes())
+        attr = self.encoded.get(key)
+        if attr is None:
+            attr = self.encoded[key] = DenseElementsAttr.from_numpy(array, type)
+        return self.value("stablehlo.constant", [], type, {"value": attr})
+
+    def i64(self, value: int) -> Value:
+        return self.constant(np.array(value, np.int64), SCALAR_I64)
+
+    def reshape(self, x: Value, shape: Sequence[int]) -> Value:
+        return self.value("stablehlo.reshape", [x], x.type.with_shape(tuple(shape)))
+
+    def transpose(self, x: Value, permutation: Sequence[int]) -> Value:
+        shape = tuple(x.type.shape[p] for p in permutation)
+        return self.value(
+            "stablehlo.transpose",
+            [x],
+            x.type.with_shape(shape),
+            {"permutation": DenseArrayAttr(I64, tuple(permutation))},
+        )
+
+    def convert(self, x: Value, element_type: str) -> Value:
+        return self.value("stablehlo.convert", [x], x.type.with_element_type(element_type))
+
+    def broadcast(self, x: Value, type: TensorType, dims: Sequence[int] = ()) -> Value:
+        return self.value(
+            "stablehlo.broadcast_in_dim",
+            [x],
+            type,
+            {"broadcast_dimensions": DenseArrayAttr(I64, tuple(dims))},
+        )
+
+    def dynamic_slice(self, x: Value, starts: Sequence[Value], sizes: Sequence[int]) -> Value:
+        return self.value(
+            "stablehlo.dynamic_slice",
+            [x, *starts],
+            x.type.with_shape(tuple(sizes)),
+            {"slice_sizes": DenseArrayAttr(I64, tuple(sizes))},
+        )
+
+    def partition_id(self) -> Value:
+        """This device's id as a `tensor<i64>`."""
+        pid = self.value("stablehlo.partition_id", [], TensorType((), "ui32"))
+        return self.convert(pid, I64)
+
+    def table_entry(self, table: Sequence[int], partition_id: Value, element_type: str = I64):
+        """`table[partition_id]` as a scalar (the table a constant). A table of
+        the devices of a smaller mesh reads 0 on the program's other devices."""
+        table = [*table, *[0] * (self.num_devices - len(table))]
+        t = TensorType((len(table),), element_type)
+        constant = self.constant(np.array(table), t)
+        entry = self.dynamic_slice(constant, [partition_id], [1])
+        return self.reshape(entry, ())
+
+    def dimension_offset(
+        self, axes: Sequence[AxisRef], shard_size: int, mesh: Mesh | None = None
+    ) -> Value:
+        """Where this device's shard of a dim sharded by `axes` starts (`tensor<i64>`)."""
+        partition_id = self.partition_id()
+        table = offset_table(axes, mesh or self.mesh, shard_size, self.num_devices)
+        return self.table_entry(table, partition_id)
+
+    def dynamic_slice_for_axes(
+        self,
+        x: Value,
+        axes_per_dim: Sequence[Sequence[AxisRef]],
+        local: TensorType,
+        mesh: Mesh | None = None,
+    ) -> Value:
+        """This device's part of `x`, each dim cut by `axes_per_dim` into `local`'s
+        sizes; `x` is first padded where the shards reach past its end."""
+        mesh = mesh or self.mesh
+        high = [
+            max(0, axes_size(axes, mesh) * size - n) if axes else 0
+            for axes, size, n in zip(axes_per_dim, local.shape, x.type.shape, strict=True)
+        ]
+        if any(high):
+            x = self.pad(x, [0] * len(high), high, self.padding_value(x.type))
+        starts = []
+        for axes, size in zip(axes_per_dim, local.shape, strict=True):
+            if axes:
+                starts.append(self.dimension_offset(axes, size, mesh))
+            else:
+                starts.append(self.i64(0))
+        return self.dynamic_slice(x, starts, local.shape)
+
+    # -- padding and partial values ---------------------------------------------------------
+
+    def scalar(self, value, element_type: str) -> Value:
+        """A `tensor<element_type>` constant."""
+        t = TensorType((), element_type)
+        return self.constant(np.array(value).astype(t.dtype), t)
+
+    def padding_value(self, t: TensorType):
+        """What padding slots the program makes hold: 0, or with `poison_padding`
+        a value that shows wherever it reaches a result (NaN, a large integer)."""
+        if not self.poison_padding:
+            return 0
+        return poison(t.dtype)
+
+    def pad(self, x: Value, low: Sequence[int], high: Sequence[int], value=0) -> Value:
+        """`x` padded at both ends of each dim with `value`."""
+        shape = tuple(n + lo + hi for n, lo, hi in zip(x.type.shape, low, high, strict=True))
+        attrs = {
+            "edge_padding_low": DenseArrayAttr(I64, tuple(low)),
+            "edge_padding_high": DenseArrayAttr(I64, tuple(high)),
+            "interior_padding": DenseArrayAttr(I64, (0,) * len(shape)),
+        }
+        filler = self.scalar(value, x.type.element_type)
+        return self.value("stablehlo.pad", [x, filler], x.type.with_shape(shape), attrs)
+
+    def slice(self, x: Value, dim: int, start: int, limit: int) -> Value:
+        """`x[start:limit]` along `dim`."""
+        shape = x.type.shape
+        starts = [0] * len(shape)
+        limits = list(shape)
+        starts[dim], limits[dim] = start, limit
+        attrs = {
+            "start_indices": DenseArrayAttr(I64, tuple(starts)),
+            "limit_indices": DenseArrayAttr(I64, tuple(limits)),
+            "strides": DenseArrayAttr(I64, (1,) * len(shape)),
+        }
+        new = list(shape)
+        new[dim] = limit - start
+        return self.value("stablehlo.slice", [x], x.type.with_shape(tuple(new)), attrs)
+
+    def valid_mask(
+        self, local: TensorType, axes_per_dim: Sequence[Sequence[AxisRef]], shape: Sequence[int]
+    ) -> Value | None:
+        """An `i1` tensor of `local`'s shape, true where a slot holds an element
+        of the global value (not padding); None when no dim has padding."""
+        mask = None
+        bools = local.with_element_type("i1")
+        for dim, (axes, size) in enumerate(zip(axes_per_dim, shape, strict=True)):
+            if not axes or not is_uneven(size, axes, self.mesh):
+                continue
+            positions = local.with_element_type(I64)
+            iota = self.value(
+                "stablehlo.iota", [], positions, {"iota_dimension": self.i64_attr(dim)}
+            )
+            offset = self.dimension_offset(axes, local.shape[dim])
+            index = self.value(
+                "stablehlo.add", [iota, self.broadcast(offset, positions)], positions
+            )
+            limit = self.broadcast(self.i64(size), positions)
+            inside = self.compare(index, limit, "LT")
+            mask = inside if mask is None else self.value("stablehlo.and", [mask, inside], bools)
+        return mask
+
+    def masked(
+        self,
+        x: Value,
+        axes_per_dim: Sequence[Sequence[AxisRef]],
+        shape: Sequence[int],
+        fill: Value,
+    ) -> Value:
+        """`x` with its padding slots set to the scalar `fill`."""
+        mask = self.valid_mask(x.type, axes_per_dim, shape)
+        if mask is None:
+            return x
+        return self.value("stablehlo.select", [mask, x, self.broadcast(fill, x.type)], x.type)
+
+    def compare(self, a: Value, b: Value, direction: str) -> Value:
+        attrs = {"comparison_direction": EnumAttr("stablehlo", "comparison_direction", direction)}
+        return self.value("stablehlo.compare", [a, b], a.type.with_element_type("i1"), attrs)
+
+    def is_first(self, axes: Sequence[AxisRef], mesh: Mesh | None = None) -> Value:
+        """`tensor<i1>`: whether this device has index 0 along `axes`."""
+        mesh = mesh or self.mesh
+        members = set(mesh.device_list)
+        table = [
+            int(d in members and axes_index(d, axes, mesh) == 0) for d in range(self.num_devices)
+        ]
+        return self.table_entry(table, self.partition_id(), "i1")
+
+    @contextmanager
+    def rollback_on(self, *errors: type[BaseException]) -> Iterator[None]:
+        """Removes the ops emitted inside the block if it raises one of `errors`."""
+        block = self.builder.insertion_block
+        before = len(block.ops)
+        channel = self.next_channel
+        try:
+            yield
+        except errors:
+            remove_ops_from(block, before)
+            self.next_channel = channel
+            raise
+
+    def binary_region(self, element_type: str, op_name: str) -> Region:
+        """`^bb0(%a: tensor<E>, %b: tensor<E>): return op(%a, %b)`."""
+        scalar = TensorType((), element_type)
+        with self.builder.region([scalar, scalar]) as r:
+            a, b = r.arguments
+            result = self.value(op_name, [a, b], scalar)
+            r.returns(result)
+        return r.region
+
+    def i64_attr(self, value: int) -> IntegerAttr:
+        return IntegerAttr(int(value), I64)
+
+    def groups_attr(self, groups: Sequence[Sequence[int]]) -> DenseElementsAttr:
+        array = np.array(groups, np.int64)
+        return DenseElementsAttr.from_numpy(array, TensorType(array.shape, I64))
+
+
+def remove_ops_from(block: Block, start: int) -> None:
+    """Removes the ops of `block` from index `start` on, and their uses of the
+    values that stay."""
+    for op in block.ops[start:]:
+        for inner in op.walk():
+            for v in inner.operands:
+                v.uses[:] = [u for u in v.uses if u.owner is not inner]
+        op.parent = None
+    del block.ops[start:]

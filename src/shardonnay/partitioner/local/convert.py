@@ -1,0 +1,588 @@
+"""From a global program with explicit collectives to the program of one device.
+
+`convert_global_to_local(module)` is Shardy's `sdy-convert-global-to-local`.
+Its input is what Shardy's partitioner leaves: every op's operands and
+results have compatible shardings and all communication is explicit as sdy
+collectives (`sdy-propagation-pipeline`, `sdy-insert-explicit-reshards`,
+`sdy-reshard-to-collectives`). Its output is the program every device runs:
+
+- every value gets its local type (`shardonnay.layout.local_shape`): function
+  signatures, op results, region arguments;
+- sdy collectives become StableHLO collectives on device ids
+  (`local_collectives`);
+- ops whose attributes depend on shape or position are made local
+  (`local_ops`, `local_indexing`); `sdy.constant` becomes
+  `stablehlo.constant`; `sdy.manual_computation` bodies, already local, are
+  inlined; other ops keep their attributes (shardings included) on local types.
+
+For example, on `<["x"=2, "y"=4]>`::
+
+    func.func @main(%arg0: tensor<16x32xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>})
+      %0 = sdy.all_gather [{"x"}, {}] %arg0 out_sharding=<@mesh, [{}, {}]> : tensor<16x32xf32>
+
+becomes::
+
+    func.func @main(%arg0: tensor<8x32xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>})
+      %0 = "stablehlo.all_gather"(%arg0) <{all_gather_dim = 0 : i64, channel_handle =
+          #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups =
+          dense<[[0, 4], [1, 5], [2, 6], [3, 7]]> : tensor<4x2xi64>, use_global_device_ids}>
+          : (tensor<8x32xf32>) -> tensor<16x32xf32>
+
+Beyond Shardy's pass (which rejects them), it converts every program whose
+values live on meshes of one device count:
+
+- uneven shards: a dim of size `d` on `n` shards holds `ceil(d/n)` slots per
+  device, the last ones padding (`LocalContext.local_type_for`); collectives
+  whose shards do not nest fetch only the elements each device lacks
+  (`local_exchange.relayout_by_exchange`) where that moves less than
+  `local_layout.relayout`'s gathers; reductions and dots mask the padding of
+  reduced dims (`local_reduce`); arguments and results note their global
+  shape (`shardonnay.global_shape`);
+- ops that move data between shards, where a cheaper exact lowering exists:
+  a slice, pad, reverse or concatenate along a sharded dim exchanges halos
+  (`local_halo.halo`), a dynamic_update_slice of a replicated update selects
+  it into each shard (`local_halo.masked_update`), a cumulative
+  reduce_window gathers one total per shard (`local_reduce.prefix_scan`), a
+  top_k gathers `k` candidates per shard (`local_reduce.merged_top_k`);
+- other ops that move data between shards (a sort or window along a sharded
+  dim, an op without a sharding rule, an op whose tensors shard a factor
+  differently): the dims that move data are gathered, the op runs on them
+  whole, and its results are sliced back (`local_factors`);
+- partial values are tracked (`LocalContext.partial`): an `sdy.all_reduce`
+  combines them with the reduction that left them (Shardy always sums), and
+  is a no-op where the value is already whole (an argmax reduced in two
+  steps); reductions with a non-identity init count it once;
+- values with unreduced axes (`sdy.replicated_to_unreduced`,
+  `sdy.sharded_to_unreduced`, unreduced arguments and results);
+- values moving between meshes, and `func.call`s (the callee converted on
+  its argument shardings);
+- meshes of different device counts: the program runs on the devices of the
+  largest mesh holding split values (a mesh of `n` devices names the ids
+  `0..n-1`). A value split or partial on a smaller mesh lives on that mesh's
+  devices; the others hold a buffer of its local type with undefined
+  contents, compute on it like everybody else, and take part in its
+  collectives in groups of their own (`local_cover`). A value whole on every
+  device (replicated, not partial) is whole on all of them: where one is
+  made from data only a smaller mesh's devices hold (gathered, reduced or
+  moved off that mesh), those devices `spread` it to the others with a
+  `stablehlo.collective_broadcast` (`_spread_whole_results`,
+  `local_moves.move`, `local_factors.lower_with_plan`);
+- values pinned to one device by a maximal sharding (`<@maximal_mesh_3, []>`
+  on `<[], device_ids=[3]>`): global types on every device, meaningful on
+  their device only (`local_maximal`); the program runs on at least the
+  devices up to the largest one named. Explicit reshards leave the ops
+  touching pinned values alone: an op pinned to device `k` gets its
+  operands whole on `k` (a value pinned elsewhere by a
+  `stablehlo.collective_permute`, a sharded one gathered), other ops get
+  pinned operands by a `stablehlo.collective_broadcast` from their device
+  (then sliced to the layout wanted), see `local_maximal.lower_whole`.
+
+This module walks the program and keeps what it knows of each value (its
+local value, pending reductions, the devices holding its data, the device a
+value is pinned to); which lowering each op gets is `local_dispatch`'s.
+
+It raises `PartitionError` (naming the op) for what it cannot convert: an sdy
+collective of a pinned value, a manual computation taking or giving one, an
+op whose results are pinned to different devices (or some pinned and some
+not), and the errors of the lowerings above.
+"""
+
+from __future__ import annotations
+
+from shardonnay.collectives.axis_lists import mesh_ordered
+from shardonnay.ir.attributes import DenseArrayAttr, IntegerAttr
+from shardonnay.ir.builder import Builder
+from shardonnay.ir.core import Block, Func, Module, Op, Region, Value
+from shardonnay.ir.types import FunctionType, TensorType
+from shardonnay.mesh import Mesh
+from shardonnay.partitioner.analysis.cost import SDY_COLLECTIVES
+from shardonnay.partitioner.device_limit import check_device_count, check_devices
+from shardonnay.partitioner.local import collectives as local_collectives
+from shardonnay.partitioner.local.context import (
+    I64,
+    LocalContext,
+    Partial,
+    is_uneven,
+    partition_error,
+)
+from shardonnay.partitioner.local.cover import cover_devices
+from shardonnay.partitioner.local.dispatch import lower_collective, lower_op
+from shardonnay.partitioner.local.layout import complete, spread, to_partial
+from shardonnay.partitioner.local.maximal import (
+    lower_whole,
+    maximal_device,
+    place,
+    relocate,
+    touches_pinned,
+)
+from shardonnay.partitioner.local.ops.positional import localize
+from shardonnay.partitioner.local.shardings import (
+    RESHARDS,
+    collect_shardings,
+    is_split,
+    mesh_of,
+    next_channel,
+)
+from shardonnay.progress import tracker
+from shardonnay.runtime.simulator import device_count
+from shardonnay.sharding import TensorSharding
+
+_IDENTITIES = ("sdy.propagation_barrier", "sdy.data_flow_edge")
+
+# StableHLO collectives (in manual computation bodies): already on device values.
+_DEVICE_OPS = (
+    "stablehlo.all_reduce",
+    "stablehlo.all_gather",
+    "stablehlo.all_to_all",
+    "stablehlo.reduce_scatter",
+    "stablehlo.collective_permute",
+    "stablehlo.collective_broadcast",
+    "stablehlo.partition_id",
+    "stablehlo.replica_id",
+)
+# Ops whose regions see the op's sharded values: lowered on local types.
+_CONTROL_FLOW = (
+    "stablehlo.while",
+    "stablehlo.case",
+    "stablehlo.if",
+    "stablehlo.optimization_barrier",
+)
+GLOBAL_SHAPE = "shardonnay.global_shape"  # of arguments and results with uneven shards
+_SUM_KINDS = {"sum": "stablehlo.add", "max": "stablehlo.maximum", "min": "stablehlo.minimum"}
+
+
+def convert_global_to_local(
+    module: Module, *, poison_padding: bool = False, max_devices: int | None = None
+) -> Module:
+    """The per-device program of `module` (a new module; `module` is unchanged).
+
+    With `poison_padding`, the padding slots the program makes for uneven shards
+    hold NaN (floats) or a large sentinel (integers) instead of zeros: run with
+    `simulate` (which poisons the padding of its inputs too), any padding that
+    reaches a result shows. Raises `PartitionError` up front when the program
+    spans more devices than `max_devices` (`shardonnay.partitioner.device_limit`)."""
+    check_device_count(module, max_devices=max_devices)
+    conversion = _Conversion(module, max_devices)
+    conversion.ctx.poison_padding = poison_padding
+    return conversion.run()
+
+
+class _Conversion:
+    def __init__(self, module: Module, max_devices: int | None = None):
+        self.source = module
+        self.meshes: dict[str, Mesh] = dict(module.meshes)
+        self.out = Module(name=module.name, attributes=dict(module.attributes))
+        self.out.aliases = dict(module.aliases)
+        self.out.trailer = module.trailer
+        self.values: dict[Value, Value] = {}  # global values -> local ones
+        # (partial global value, block) -> its reduced local value, usable in that block
+        self.completed: dict[tuple[Value, int], Value] = {}
+        found = collect_shardings(module)
+        check_devices(max(found.num_devices, found.mesh.size), "the program", max_devices)
+        self.mesh, self.sharded = found.mesh, found.sharded  # the largest mesh of split values
+        self.ctx = LocalContext(
+            Builder(self.out), self.meshes, self.mesh, found.shardings, next_channel(module)
+        )
+        self.ctx.num_devices = found.num_devices
+        self.pinned = found.pinned  # global values pinned to one device -> that device
+        self.relocated: dict[tuple, Value] = {}  # see `_moved`
+        self.signatures = {f.name: self._signature(f) for f in module.functions}
+        # whether some values are split on meshes of fewer devices than the program's
+        self.spans_meshes = found.num_devices > self.mesh.size or any(
+            self.ctx.mesh_of_sharding(s).size < self.mesh.size for s in found.shardings.values()
+        )
+        # local values -> the devices 0..n-1 holding their data (see `_local_reach`)
+        self.reaches: dict[Value, int] = {}
+
+    # -- shardings -------------------------------------------------------------------------------
+
+    def _signature(self, func: Func) -> FunctionType:
+        inputs = tuple(
+            self.ctx.local_type_for(t, self._arg_sharding(func, i), func.op)
+            for i, t in enumerate(func.type.inputs)
+        )
+        results = tuple(
+            self.ctx.local_type_for(t, self._result_sharding(func, i), func.op)
+            for i, t in enumerate(func.type.results)
+        )
+        return FunctionType(inputs, results)
+
+    def _arg_sharding(self, func: Func, i: int) -> TensorSharding | None:
+        return self._on_devices(func.arg_attrs(i).get("sdy.sharding"), func.op)
+
+    def _result_sharding(self, func: Func, i: int) -> TensorSharding | None:
+        return self._on_devices(func.result_attrs(i).get("sdy.sharding"), func.op)
+
+    def _on_devices(self, sharding: TensorSharding | None, op: Op) -> TensorSharding | None:
+        """`sharding`, or None (replicated) when it shards nothing."""
+        if sharding is None or not is_split(sharding, mesh_of(sharding, self.meshes, op)):
+            return None
+        return sharding
+
+    def _conformed(self, value: Value, x: Value, sharding: TensorSharding | None, op: Op) -> Value:
+        """Local `x` of `value`, laid out (or pinned) as `sharding` says (moved
+        there if it is not)."""
+        return self._relocated(value, x, self._place(sharding, value, op))
+
+    def _conformed_like(self, value: Value, x: Value, like: Value) -> Value:
+        """Local `x` of `value`, laid out (or pinned) as global value `like` is."""
+        return self._relocated(value, x, place(self.ctx, like, self.pinned))
+
+    def _relocated(self, value: Value, x: Value, target) -> Value:
+        """Local `x` of `value` moved to place `target` (`local_maximal.relocate`)."""
+        if not isinstance(value.type, TensorType):
+            return x
+        source = place(self.ctx, value, self.pinned)
+        moved = relocate(self.ctx, x, value.type.shape, source, target)
+        axes, mesh, device = target
+        if moved is not x and device is None and any(axes):
+            # split on `mesh`: meaningful on its devices, whatever moved it there
+            self.reaches[moved] = mesh.size
+        return moved
+
+    def _moved(self, value: Value, x: Value, target) -> Value:
+        """`_relocated` for operand `x` of `value`, once per place and block."""
+        axes, mesh, device = target
+        key = (value, tuple(map(tuple, axes)), mesh, device, id(self.ctx.builder.insertion_block))
+        if key not in self.relocated:
+            self.relocated[key] = self._relocated(value, x, target)
+        return self.relocated[key]
+
+    def _place(self, sharding: TensorSharding | None, value: Value, op: Op):
+        """The place (`local_maximal.relocate`) of a value of `value`'s type sharded `sharding`."""
+        device = maximal_device(sharding, self.meshes)
+        sharding = self._on_devices(sharding, op)
+        axes = self.ctx.axes_of(sharding, len(value.type.shape))
+        return axes, self.ctx.mesh_of_sharding(sharding), device
+
+    # -- conversion ------------------------------------------------------------------------------
+
+    def run(self) -> Module:
+        for op in self.source.ops:
+            if op.name == "func.func":
+                self.out.append(self._function(Func(op)))
+            else:
+                self.out.append(op.clone())
+        has_main = any(f.name == "main" for f in self.out.functions)
+        count = self.ctx.num_devices
+        if (self.sharded or self.pinned) and has_main and device_count(self.out) != count:
+            self.out.attributes["mhlo.num_partitions"] = IntegerAttr(count, "i32")
+        if self.spans_meshes:
+            cover_devices(self.ctx, self.out)
+        return self.out
+
+    def _function(self, func: Func) -> Op:
+        signature = self.signatures[func.name]
+        attrs = dict(func.op.attributes, function_type=signature)
+        for key in ("arg_attrs", "res_attrs"):
+            if key in attrs:
+                attrs[key] = tuple(dict(d) for d in attrs[key])
+        new = Op(
+            "func.func", attributes=attrs, location=func.op.location, inherent=func.op.inherent
+        )
+        self._note_global_shapes(func, Func(new))
+        if func.is_declaration:
+            return new
+        block = Block(signature.inputs)
+        new.add_region(Region([block]))
+        self.values.update(zip(func.arguments, block.arguments, strict=True))
+        for i, arg in enumerate(func.arguments):
+            self._mark_unreduced(arg, func.arg_attrs(i).get("sdy.sharding"))
+            self.reaches[block.arguments[i]] = self._reach(arg)
+        steps = tracker(f"partitioning @{func.name}", len(func.body.ops))
+        with self.ctx.builder.at_end(block):
+            for op in func.body.ops:
+                self._op(op)
+                steps.advance()
+        steps.finish()
+        return new
+
+    def _note_global_shapes(self, func: Func, new: Func) -> None:
+        """Notes the global shape of each argument and result whose local type
+        does not tell it (uneven shards hold padding): `shardonnay.global_shape`."""
+        pairs = (
+            (func.arg_attrs, new.arg_attrs, func.type.inputs),
+            (func.result_attrs, new.result_attrs, func.type.results),
+        )
+        for old_attrs, new_attrs, types in pairs:
+            for i, t in enumerate(types):
+                sharding = self._on_devices(old_attrs(i).get("sdy.sharding"), func.op)
+                if not isinstance(t, TensorType) or sharding is None:
+                    continue
+                mesh = self.ctx.mesh_of_sharding(sharding)
+                axes = self.ctx.axes_of(sharding, len(t.shape))
+                if any(a and is_uneven(n, a, mesh) for n, a in zip(t.shape, axes, strict=True)):
+                    new_attrs(i)[GLOBAL_SHAPE] = DenseArrayAttr(I64, tuple(t.shape))
+
+    def _mark_unreduced(self, value: Value, sharding: TensorSharding | None) -> None:
+        """A value whose sharding has unreduced axes holds partial terms along them."""
+        if sharding is None or not sharding.unreduced:
+            return
+        mesh = self.ctx.mesh_of_sharding(sharding)
+        axes = tuple(a for a in sharding.unreduced if a.size(mesh) > 1)
+        if axes:
+            kind = _SUM_KINDS.get(sharding.reduction, "stablehlo.add")
+            self.ctx.partial[value] = Partial(tuple(mesh_ordered(axes, mesh)), kind, mesh)
+
+    def _region(self, op: Op, region: Region) -> Region:
+        new = Region()
+        for block in region.blocks:
+            copy = new.append(Block([self.ctx.local_type(a, op) for a in block.arguments]))
+            self.values.update(zip(block.arguments, copy.arguments, strict=True))
+            for arg, local in zip(block.arguments, copy.arguments, strict=True):
+                self.reaches[local] = self._reach(arg)
+            with self.ctx.builder.at_end(copy):
+                for inner in block.ops:
+                    self._op(inner)
+        return new
+
+    def _operand(self, value: Value) -> Value:
+        """The local value of `value`, its pending reduction done (once per block)."""
+        partial = self.ctx.partial.get(value)
+        if partial is None:
+            return self.values[value]
+        key = (value, id(self.ctx.builder.insertion_block))
+        if key not in self.completed:
+            x = complete(self.ctx, self.values[value], partial)
+            if self.ctx.sharding(value) is None:
+                x = spread(self.ctx, x, partial.mesh.size)
+                self.reaches[x] = self.ctx.num_devices
+            else:
+                self.reaches[x] = self.ctx.mesh_of(value).size
+            self.completed[key] = x
+        return self.completed[key]
+
+    def _op(self, op: Op) -> None:
+        name = op.name
+        ctx = self.ctx
+        ctx.mesh = self._op_mesh(op)
+        if name in ("sdy.all_reduce", "sdy.reduce_scatter"):
+            operands = [self.values[v] for v in op.operands]
+        elif name == "func.return":
+            self._return(op)
+            return
+        else:
+            operands = [self._operand(v) for v in op.operands]
+        if name == "stablehlo.return":
+            operands = self._returned(op, operands)
+            ctx.op(name, operands, [], dict(op.attributes), location=op.location)
+            return
+        if name in ("sdy.manual_computation", "sdy.named_computation"):
+            self._inline(op, operands)
+            return
+        pinned = touches_pinned(op, self.pinned)
+        if name == "sdy.sharding_group":
+            return
+        if name in _IDENTITIES:
+            results = [
+                self._conformed_like(v, x, r) if pinned else x
+                for v, x, r in zip(op.operands, operands, op.results, strict=True)
+            ]
+        elif name in RESHARDS:
+            sharding = op.attributes["sharding"]
+            results = [self._conformed(op.operands[0], operands[0], sharding, op)]
+        elif name == "sdy.replicated_to_unreduced" or name == "sdy.sharded_to_unreduced":
+            results = [self._to_unreduced(op, operands[0])]
+        elif name in SDY_COLLECTIVES:  # the unreduced marks are above
+            if pinned:
+                raise partition_error(op, "a collective of a value pinned to one device")
+            results = [lower_collective(ctx, op, operands[0])]
+        elif name == "func.call":
+            results = self._call(op, operands)
+        elif name in _CONTROL_FLOW or name in _DEVICE_OPS:
+            if name == "stablehlo.while" or (pinned and name == "stablehlo.optimization_barrier"):
+                operands = [
+                    self._conformed_like(v, x, r)
+                    for v, x, r in zip(op.operands, operands, op.results, strict=True)
+                ]
+            elif pinned and name in ("stablehlo.case", "stablehlo.if"):
+                operands = [self._conformed(op.operands[0], operands[0], None, op), *operands[1:]]
+            regions = [self._region(op, r) for r in op.regions]
+            results = localize(ctx, op, operands, regions)
+        elif pinned:
+            regions = [self._region(op, r) for r in op.regions]
+            ctx.mesh = self._op_mesh(op)
+            whole = lower_whole(ctx, op, operands, regions, self.pinned, self._moved)
+            results = self._partial_results(op, whole)
+        else:
+            regions = [self._region(op, r) for r in op.regions]
+            ctx.mesh = self._op_mesh(op)
+            results = lower_op(ctx, op, operands, regions)
+        self.values.update(zip(op.results, results, strict=True))
+        self._spread_whole_results(op)
+
+    def _partial_results(self, op: Op, results: list[Value]) -> list[Value]:
+        """`results` of `op` (whole), partial along the unreduced axes of their shardings."""
+        out = []
+        for r, x in zip(op.results, results, strict=True):
+            self._mark_unreduced(r, self.ctx.sharding(r))
+            partial = self.ctx.partial.get(r)
+            if partial is not None:
+                x = to_partial(self.ctx, x, partial.axes, partial.kind, partial.mesh)
+            out.append(x)
+        return out
+
+    def _reach(self, value: Value) -> int:
+        """The devices `0..n-1` whose local `value` holds its data: those of the
+        mesh it is split or partial on, else all."""
+        ctx = self.ctx
+        reach = ctx.num_devices
+        if ctx.sharding(value) is not None:
+            reach = min(reach, ctx.mesh_of(value).size)
+        if value in ctx.partial:
+            reach = min(reach, ctx.partial[value].mesh.size)
+        return reach
+
+    def _spread_whole_results(self, op: Op) -> None:
+        """Each result that must be whole on every device (neither split nor
+        partial) but was computed from data that only some devices hold (values
+        split or partial on a smaller mesh) is `spread` from those devices to all."""
+        if not self.spans_meshes:
+            return
+        for r in op.results:
+            if not isinstance(r.type, TensorType):
+                continue
+            x, wanted = self.values[r], self._reach(r)
+            held = self._local_reach(x)
+            if wanted > held:
+                x = spread(self.ctx, x, held)
+                self.values[r] = x
+            self.reaches[x] = wanted
+
+    def _local_reach(self, x: Value) -> int:
+        """The devices `0..n-1` whose local value `x` is meaningful: known for
+        the local values of the global program's values, else the least of its
+        operands' (all devices for constants and `spread`s)."""
+        known = self.reaches.get(x)
+        if known is not None:
+            return known
+        op = x.op
+        reach = self.ctx.num_devices
+        if op is not None and op.name != "stablehlo.collective_broadcast":
+            reach = min((self._local_reach(v) for v in op.operands), default=reach)
+        self.reaches[x] = reach
+        return reach
+
+    def _op_mesh(self, op: Op) -> Mesh:
+        """The mesh of the first sharded or partial value of `op` (the program's
+        first mesh if none). A collective is on the mesh of its `out_sharding`,
+        which names its axes, whatever mesh its operand is partial on."""
+        if op.name in SDY_COLLECTIVES:
+            out = op.attributes.get("out_sharding")
+            if isinstance(out, TensorSharding):
+                return self.ctx.mesh_of_sharding(out)
+        for v in op.operands:
+            if v in self.ctx.partial:
+                return self.ctx.partial[v].mesh
+        for v in (*op.results, *op.operands):
+            if self.ctx.sharding(v) is not None:
+                return self.ctx.mesh_of(v)
+        return self.mesh
+
+    def _returned(self, op: Op, operands: list[Value]) -> list[Value]:
+        """Values a region returns, laid out as its parent's results."""
+        parent = op.parent.parent_op if op.parent is not None else None
+        if parent is None or parent.name not in _CONTROL_FLOW:
+            return operands
+        if parent.name == "stablehlo.while" and op.parent is parent.regions[0].entry:
+            # the condition returns a predicate, which every device must agree on
+            return [self._conformed(op.operands[0], operands[0], None, op)]
+        return [
+            self._conformed_like(v, x, r)
+            for v, x, r in zip(op.operands, operands, parent.results, strict=True)
+        ]
+
+    def _return(self, op: Op) -> None:
+        """`func.return`: each value laid out and (un)reduced as its result says."""
+        func = Func(op.parent.parent_op)
+        operands = []
+        for i, v in enumerate(op.operands):
+            sharding = self._result_sharding(func, i)
+            unreduced = ()
+            if sharding is not None and sharding.unreduced:
+                mesh = self.ctx.mesh_of_sharding(sharding)
+                unreduced = tuple(a for a in sharding.unreduced if a.size(mesh) > 1)
+            x = self._kept_unreduced(v, unreduced, sharding)
+            operands.append(self._conformed(v, x, func.result_attrs(i).get("sdy.sharding"), op))
+        self.ctx.op("func.return", operands, [], dict(op.attributes), location=op.location)
+
+    def _kept_unreduced(self, value: Value, axes, sharding) -> Value:
+        """Local `value` partial along exactly `axes` (reduced or split as needed)."""
+        ctx = self.ctx
+        partial = ctx.partial.get(value)
+        if not axes:
+            return self._operand(value)
+        x = self.values[value]
+        kind = _SUM_KINDS.get(sharding.reduction, "stablehlo.add")
+        mesh = ctx.mesh_of_sharding(sharding)
+        if partial is not None:
+            extra = local_collectives.axis_set_diff(partial.axes, axes, mesh)
+            x = complete(ctx, x, partial, extra)
+            missing = local_collectives.axis_set_diff(axes, partial.axes, mesh)
+            return to_partial(ctx, x, missing, partial.kind, mesh)
+        return to_partial(ctx, x, axes, kind, mesh)
+
+    def _to_unreduced(self, op: Op, x: Value) -> Value:
+        """`*_to_unreduced`: the value as partial sums along the new unreduced axes
+        (sharded dims first gathered back to the result's sharding)."""
+        ctx = self.ctx
+        source, result = op.operands[0], op.results[0]
+        x = self._conformed(source, x, ctx.sharding(result), op)
+        target = ctx.sharding(result)
+        before = ctx.sharding(source)
+        axes = [a for a in target.unreduced if a.size(ctx.mesh) > 1] if target else []
+        if before is not None:
+            axes = local_collectives.axis_set_diff(axes, list(before.unreduced), ctx.mesh)
+        previous = ctx.partial.get(source)
+        kind = previous.kind if previous else _SUM_KINDS.get(target.reduction, "stablehlo.add")
+        x = to_partial(ctx, x, axes, kind)
+        all_axes = tuple(mesh_ordered([*(previous.axes if previous else ()), *axes], ctx.mesh))
+        if all_axes:
+            ctx.partial[result] = Partial(all_axes, kind, ctx.mesh)
+        return x
+
+    def _inline(self, op: Op, operands: list[Value]) -> None:
+        """A manual (or named) computation's body, already local, inlined."""
+        body = op.regions[0].entry
+        if touches_pinned(op, self.pinned) or any(a in self.pinned for a in body.arguments):
+            raise partition_error(op, "a value pinned to one device enters or leaves its body")
+        for i, (arg, new) in enumerate(zip(body.arguments, operands, strict=True)):
+            expected = self.ctx.local_type(arg, op)
+            if new.type != expected:
+                raise partition_error(
+                    op, f"operand {i} is {new.type} per device but the body takes {expected}"
+                )
+            self.values[arg] = new
+        for inner in body.ops[:-1]:
+            self._op(inner)
+        returned = [self._operand(v) for v in body.ops[-1].operands]
+        for i, (result, new) in enumerate(zip(op.results, returned, strict=True)):
+            expected = self.ctx.local_type(result, op)
+            if new.type != expected:
+                raise partition_error(
+                    op, f"result {i} is {new.type} per device but must be {expected}"
+                )
+            self.values[result] = new
+            self._mark_unreduced(result, self.ctx.sharding(result))
+
+    def _call(self, op: Op, operands: list[Value]) -> list[Value]:
+        ctx = self.ctx
+        callee = self.source.function(op.attributes["callee"].name)
+        signature = self.signatures[callee.name]
+        operands = [
+            self._conformed(v, x, callee.arg_attrs(i).get("sdy.sharding"), op)
+            for i, (v, x) in enumerate(zip(op.operands, operands, strict=True))
+        ]
+        new = self.ctx.op(
+            "func.call", operands, signature.results, dict(op.attributes), location=op.location
+        )
+        new.inherent = op.inherent
+        results = []
+        for i, (r, x) in enumerate(zip(op.results, new.results, strict=True)):
+            self._mark_unreduced(r, self._result_sharding(callee, i))
+            if not isinstance(r.type, TensorType):
+                results.append(x)
+                continue
+            source = self._place(callee.result_attrs(i).get("sdy.sharding"), r, op)
+            results.append(relocate(ctx, x, r.type.shape, source, place(ctx, r, self.pinned)))
+        return results

@@ -1,0 +1,152 @@
+"""The shardings of a global program with explicit collectives, read once.
+
+`collect_shardings(module)` finds the sharding of every value: function
+arguments, op results (`sdy.sharding`, the `out_sharding` of collectives,
+the `sharding` of reshards), the bodies' arguments of manual computations
+(without their manual axes) and of while loops. Only shardings that split a
+value among devices are kept: a replicated value is on every device,
+whichever mesh its sharding names. The program runs on the devices of the
+largest mesh holding split values (a mesh of `n` devices names the ids
+`0..n-1`, in its own order); a value split on a smaller mesh lives on that
+mesh's devices. For example, on `@a = <["x"=2, "y"=4]>` and `@b = <["z"=8]>`
+a value sharded `<@a, [{"x"}]>` can be resharded to `<@b, [{"z"}]>` (gather
+on `@a`, slice on `@b`); with `@c = <["w"=4]>` holding split values too, the
+program runs on 8 devices and a value split on `@c` lives on devices 0..3.
+
+A value with a maximal sharding (`<@maximal_mesh_3, []>` on
+`sdy.mesh @maximal_mesh_3 = <[], device_ids=[3]>`) is pinned to that device
+(`pinned`, see `local_maximal`); the program runs on at least the devices
+`0..k` for each device `k` a value is pinned to.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from shardonnay.ir.core import Module, Op, Value
+from shardonnay.mesh import Mesh
+from shardonnay.partitioner.analysis.cost import SDY_COLLECTIVES
+from shardonnay.partitioner.local.context import partition_error
+from shardonnay.partitioner.local.maximal import maximal_device
+from shardonnay.sharding import (
+    DimSharding,
+    TensorSharding,
+    TensorShardingPerValue,
+    placement_sharding,
+)
+
+RESHARDS = ("sdy.sharding_constraint", "sdy.reshard")
+
+
+@dataclass(frozen=True)
+class ProgramShardings:
+    """The split values' shardings, the first of the largest meshes holding
+    split values (a mesh of one device when none), whether any value is split,
+    the device each pinned value is pinned to, and the devices the program
+    runs on (the largest mesh's, more where a value is pinned past them)."""
+
+    shardings: dict[Value, TensorSharding]
+    mesh: Mesh
+    sharded: bool
+    pinned: dict[Value, int]
+    num_devices: int
+
+
+def collect_shardings(module: Module) -> ProgramShardings:
+    """See the module docstring."""
+    meshes = module.meshes
+    found: list[tuple[Value | None, TensorSharding, Op]] = []
+    for func in module.functions:
+        for i, arg in enumerate(func.arguments if not func.is_declaration else ()):
+            sharding = func.arg_attrs(i).get("sdy.sharding")
+            if sharding is not None:
+                found.append((arg, sharding, func.op))
+        for op in func.walk():
+            found += [(v, s, op) for v, s in op_shardings(op)]
+        for i in range(len(func.type.results)):
+            sharding = func.result_attrs(i).get("sdy.sharding")
+            if sharding is not None:
+                found.append((None, sharding, func.op))
+    used: dict[Mesh, str] = {}
+    for _, sharding, op in found:
+        mesh = mesh_of(sharding, meshes, op)
+        if is_split(sharding, mesh):
+            used.setdefault(mesh, str(sharding.mesh))
+    shardings = {
+        v: s for v, s, op in found if v is not None and is_split(s, mesh_of(s, meshes, op))
+    }
+    largest = max(used, key=lambda m: m.size, default=Mesh())  # the first of the most devices
+    devices = [maximal_device(s, meshes) for _, s, _ in found]
+    pinned = {
+        v: d for (v, _, _), d in zip(found, devices, strict=True) if v is not None and d is not None
+    }
+    num_devices = max([largest.size, *(d + 1 for d in devices if d is not None)])
+    return ProgramShardings(shardings, largest, bool(used), pinned, num_devices)
+
+
+def mesh_of(sharding: TensorSharding, meshes: dict[str, Mesh], op: Op) -> Mesh:
+    """The mesh `sharding` names; `PartitionError` for unknown ones."""
+    if isinstance(sharding.mesh, Mesh):
+        mesh = sharding.mesh
+    else:
+        mesh = meshes.get(sharding.mesh)
+        if mesh is None:
+            raise partition_error(op, f"unknown mesh @{sharding.mesh}")
+    return mesh
+
+
+def is_split(sharding: TensorSharding, mesh: Mesh) -> bool:
+    """Whether `sharding` gives devices different buffers (dims or unreduced axes)."""
+    axes = [a for d in sharding.dims for a in d.axes] + list(sharding.unreduced)
+    return any(a.size(mesh) > 1 for a in axes)
+
+
+def op_shardings(op: Op) -> list[tuple[Value, TensorSharding]]:
+    """The shardings `op` states for its results and region arguments."""
+    name = op.name
+    if name in SDY_COLLECTIVES or (name.startswith("sdy.") and "out_sharding" in op.attributes):
+        return [(op.results[0], op.attributes["out_sharding"])]
+    if name in RESHARDS:
+        return [(op.results[0], op.attributes["sharding"])]
+    if name in ("sdy.manual_computation", "sdy.named_computation"):
+        out: list[tuple[Value, TensorSharding]] = []
+        ins, outs = op.attributes.get("in_shardings"), op.attributes.get("out_shardings")
+        manual = (
+            set(op.attributes["manual_axes"].names) if "manual_axes" in op.attributes else set()
+        )
+        if isinstance(outs, TensorShardingPerValue):
+            out += list(zip(op.results, outs.shardings, strict=True))
+        if isinstance(ins, TensorShardingPerValue):
+            body = op.regions[0].entry
+            out += [
+                (a, _free(s, manual)) for a, s in zip(body.arguments, ins.shardings, strict=True)
+            ]
+        return out
+    per_value = op.attributes.get("sdy.sharding")
+    if not isinstance(per_value, TensorShardingPerValue):
+        return []
+    if placement_sharding(per_value, len(op.results)) is not None:
+        return []  # where an op without results runs: it has no values to make local
+    out = list(zip(op.results, per_value.shardings, strict=True))
+    if name == "stablehlo.while":
+        for region in op.regions:
+            out += list(zip(region.entry.arguments, per_value.shardings, strict=True))
+    return out
+
+
+def _free(sharding: TensorSharding, manual: set[str]) -> TensorSharding:
+    """`sharding` without its manual axes (the sharding inside the body)."""
+    dims = tuple(
+        DimSharding(tuple(a for a in d.axes if a.name not in manual)) for d in sharding.dims
+    )
+    return TensorSharding(sharding.mesh, dims)
+
+
+def next_channel(module: Module) -> int:
+    """One more than the largest channel handle in `module` (Shardy's numbering)."""
+    largest = 0
+    for op in module.walk():
+        handle = op.attributes.get("channel_handle")
+        if handle is not None and hasattr(handle, "get"):
+            largest = max(largest, int(handle.get("handle", 0)))
+    return largest + 1

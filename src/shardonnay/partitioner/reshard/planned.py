@@ -1,0 +1,296 @@
+"""Each `sdy.reshard` lowered by the cheapest of Shardy's algorithm, `reshard_plan`'s
+chain of collectives and a direct exchange of tiles.
+
+`lower_reshards(module, reshards=...)` does what `sdy-reshard-to-collectives`
+does (`reshard_to_collectives`): every reshard that goes becomes a chain of
+sdy collectives, each stating the sharding it leaves. Each reshard is first
+lowered by Shardy's algorithm; then, by `reshards`:
+
+- `"shardy"`: nothing more: the result is Shardy's text;
+- `"collectives"`: `reshard_plan(..., shardy_collectives_only=True)` plans the
+  same move; where the planned chain makes the busiest device receive fewer
+  bytes (both chains costed alone by
+  `shardonnay.partitioner.analysis.cost.collective_costs`, as the program is), it
+  replaces Shardy's;
+- `"shardonnay"` (the default): as `"collectives"`, and where the chosen
+  chain receives more than the lower bound (the part of each device's target
+  it lacks), the move stays an `sdy.reshard` if the per-device program,
+  which lowers a reshard by the cheapest exact exchange it finds
+  (`local_moves.reshard`: each device fetching exactly the tiles it lacks,
+  at best), then receives fewer bytes. No sdy collective expresses such an
+  exchange; it takes more, smaller steps.
+
+On a 2x3 mesh, `[{"x"}, {"y"}] -> [{"y"}, {"x"}]` of a 6x6 f32 tensor:
+Shardy's algorithm moves "x" to dim 1, permutes, moves "y" to dim 0 (the
+busiest device receives 52 B); the planner's three all-to-alls receive 44 B
+(see `reshard_plan`'s docstring); fetching the tiles each device lacks, 24 B:
+
+>>> from shardonnay.syntax.mlir_reader import parse_module
+>>> module = parse_module('''
+... sdy.mesh @mesh = <["x"=2, "y"=3]>
+... func.func @main(%arg0: tensor<6x6xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {"y"}]>})
+...     -> tensor<6x6xf32> {
+...   %0 = sdy.reshard %arg0 <@mesh, [{"y"}, {"x"}]> : tensor<6x6xf32>
+...   return %0 : tensor<6x6xf32>
+... }''')
+>>> shardy = lower_reshards(module.copy(), reshards="shardy")
+>>> [op.name for op in shardy.function("main").body.ops][:-1]
+['sdy.all_to_all', 'sdy.collective_permute', 'sdy.all_to_all']
+>>> planned = lower_reshards(module.copy(), reshards="collectives")
+>>> [op.name for op in planned.function("main").body.ops][:-1]
+['sdy.all_to_all', 'sdy.all_to_all', 'sdy.all_to_all']
+>>> direct = lower_reshards(module.copy())
+>>> [op.name for op in direct.function("main").body.ops][:-1]
+['sdy.reshard']
+>>> from shardonnay.partitioner.analysis.cost import collective_costs
+>>> [collective_costs(m).bytes_received for m in (shardy, planned, direct)]
+[52, 44, 24]
+
+Where Shardy's lowering passes through an invalid sharding (sub-axes that
+overlap, when the two shardings split an axis at incompatible places), the
+planned chain replaces it whatever it costs.
+
+Where the planned chain passes through a sharding that does not divide
+the tensor evenly, the per-device program adds exchanges that the global
+costs do not see (`shardonnay.partitioner.local.convert`): there the planned
+chain must also receive no more in the per-device programs of both chains.
+
+Reshards that keep Shardy's lowering: those inside an
+`sdy.manual_computation` (the planner sees whole meshes, not the free
+axes), those whose input and target differ in pending sums (unreduced
+axes), and those the planner cannot express in Shardy's collectives.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import pairwise
+
+import numpy as np
+
+from shardonnay.errors import PartitionError, ShardonnayError
+from shardonnay.export.insertion import insert_before
+from shardonnay.export.reshard_to_collectives import (
+    lower_reshard,
+    reshard_stays,
+    reshard_to_collectives,
+)
+from shardonnay.ir.core import Func, Module, Op, Value
+from shardonnay.ir.shardings import sharding_of
+from shardonnay.ir.types import TensorType, numpy_dtype
+from shardonnay.mesh import Mesh
+from shardonnay.ops.registry import lookup
+from shardonnay.partitioner.analysis.cost import collective_costs
+from shardonnay.partitioner.reshard.plan import ReshardPlan, reshard_plan
+from shardonnay.sharding import TensorSharding
+
+__all__ = ["RESHARD_LOWERINGS", "lower_reshards"]
+
+RESHARD_LOWERINGS = ("shardonnay", "collectives", "shardy")
+
+
+def lower_reshards(module: Module, *, reshards: str = "shardonnay") -> Module:
+    """Replaces, in place, every `sdy.reshard` of `module` that goes by
+    collectives (see the module docstring); returns `module`.
+
+    Which reshards stay is decided on the module as given, as
+    `reshard_to_collectives` does; each is lowered, in program order, from
+    the sharding of its input as lowered.
+    """
+    if reshards not in RESHARD_LOWERINGS:
+        raise ValueError(
+            f"reshards={reshards!r}: expected one of {', '.join(map(repr, RESHARD_LOWERINGS))}"
+        )
+    if reshards == "shardy":
+        return reshard_to_collectives(module)
+    meshes = module.meshes
+    direct = reshards == "shardonnay"
+    ops = [o for o in module.walk() if o.name == "sdy.reshard"]
+    to_lower = [o for o in ops if not reshard_stays(o, meshes)]
+    for op in to_lower:
+        block = op.parent
+        assert block is not None
+        before = set(map(id, block.ops))
+        manual = _inside_manual_computation(op)
+        lower_reshard(op, meshes)
+        chain = [o for o in block.ops if id(o) not in before]
+        if chain and not manual:
+            _replace_if_cheaper(chain, module, meshes, direct=direct)
+    return module
+
+
+# -- one reshard's move ----------------------------------------------------------------------
+
+
+class _Move:
+    """A reshard's move: its input value and sharding, its target and type."""
+
+    def __init__(self, source: Value, src: TensorSharding, target: TensorSharding, meshes):
+        self.source = source
+        self.src = src
+        self.target = target
+        self.meshes: dict[str, Mesh] = meshes
+        self.type: TensorType = source.type
+
+    @classmethod
+    def of(cls, chain: Sequence[Op], meshes: dict[str, Mesh]) -> _Move | None:
+        for previous, op in pairwise(chain):
+            if op.operands[0] is not previous.results[0]:
+                return None
+        source = chain[0].operands[0]
+        target = chain[-1].attributes.get("out_sharding")
+        if not isinstance(source.type, TensorType) or not isinstance(target, TensorSharding):
+            return None
+        src = sharding_of(source) or TensorSharding.replicated_on(target.mesh, target.rank)
+        pending = (src.unreduced, src.reduction) if src.unreduced else ()
+        if pending != ((target.unreduced, target.reduction) if target.unreduced else ()):
+            return None
+        return cls(source, src, target, meshes)
+
+    def plan(self) -> ReshardPlan | None:
+        """The planner's cheapest chain of Shardy collectives (None: none, or no steps)."""
+        try:
+            dtype = numpy_dtype(self.type.element_type)
+        except ShardonnayError:  # only the byte counts scale with the dtype
+            dtype = np.dtype(np.float32)
+        try:
+            plan = reshard_plan(
+                self.src,
+                self.target,
+                self.meshes,
+                self.type.shape,
+                dtype,
+                shardy_collectives_only=True,
+            )
+        except PartitionError:
+            return None
+        if not plan.steps or not plan.is_shardy_expressible:
+            return None
+        last = plan.steps[-1]
+        try:  # the last op states the reshard's own target, as Shardy's lowering does
+            last.collective.verify(last.operand, self.target, last.operand_mesh)
+        except PartitionError:
+            return None
+        return plan
+
+
+def _replace_if_cheaper(
+    chain: list[Op], module: Module, meshes: dict[str, Mesh], *, direct: bool
+) -> None:
+    move = _Move.of(chain, meshes)
+    if move is None:
+        return
+    plan = move.plan()
+    shardy_steps = [_clone_step(op) for op in chain]
+    chosen = shardy_steps
+    if plan is not None and _planned_is_cheaper(module, move, plan, shardy_steps):
+        chosen = _planned_steps(plan, move.target)
+    if direct and _direct_is_cheaper(module, move, chosen):
+        chosen = [("sdy.reshard", {"sharding": move.target})]
+    if chosen is shardy_steps:
+        return
+    value = move.source
+    for name, attributes in chosen:
+        op = insert_before(chain[0], Op(name, [value], [move.type], attributes))
+        value = op.results[0]
+    chain[-1].results[0].replace_all_uses_with(value)
+    for op in reversed(chain):
+        op.erase()
+
+
+def _planned_is_cheaper(module: Module, move: _Move, plan: ReshardPlan, shardy_steps) -> bool:
+    """Whether the planned chain makes the busiest device receive fewer bytes
+    than Shardy's (also in the per-device program where shards pad)."""
+    planned = _planned_steps(plan, move.target)
+    try:
+        shardy = _received(module, move, shardy_steps)
+    except ShardonnayError:  # a sharding on the way is invalid: Shardy's lowering fails
+        return True
+    if _received(module, move, planned) >= shardy:
+        return False
+    shardings = [(plan.src, plan.src_mesh)] + [(s.result, s.result_mesh) for s in plan.steps]
+    if all(_even(s, m, move.type.shape) for s, m in shardings):
+        return True
+    try:
+        return _received(module, move, planned, local=True) <= _received(
+            module, move, shardy_steps, local=True
+        )
+    except ShardonnayError:  # one of them cannot be made local: keep Shardy's
+        return False
+
+
+def _direct_is_cheaper(module: Module, move: _Move, steps) -> bool:
+    """Whether leaving the move an `sdy.reshard`, which the per-device program
+    lowers by the cheapest exact exchange it finds (each device fetching the
+    tiles it lacks, at best), makes the busiest device receive fewer bytes
+    there than the chain `steps`. Only tried where the chain receives more
+    than the lower bound in the global program."""
+    direct = [("sdy.reshard", {"sharding": move.target})]
+    try:
+        if _received(module, move, steps) <= _received(module, move, direct):
+            return False
+        return _received(module, move, direct, local=True) < _received(
+            module, move, steps, local=True
+        )
+    except ShardonnayError:
+        return False
+
+
+# -- chains as (op name, attributes) ---------------------------------------------------------
+
+Step = tuple[str, dict]
+
+
+def _clone_step(op: Op) -> Step:
+    return op.name, dict(op.attributes)
+
+
+def _planned_steps(plan: ReshardPlan, target: TensorSharding) -> list[Step]:
+    """The plan's collectives as sdy ops; the last one's out_sharding is `target`."""
+    steps = []
+    for i, step in enumerate(plan.steps):
+        c = step.collective
+        attributes: dict = {}
+        axes_attribute = getattr(lookup(c.op_name), "axes_attr", None)
+        if axes_attribute is not None:
+            attributes[axes_attribute] = c.axes_attribute()
+        last = i == len(plan.steps) - 1
+        attributes["out_sharding"] = target if last else step.result
+        steps.append((c.op_name, attributes))
+    return steps
+
+
+def _received(module: Module, move: _Move, steps, *, local: bool = False) -> int:
+    """Bytes the busiest device receives in `steps` applied to the move's
+    input, costed by `collective_costs` on a module holding only them (and
+    the meshes they use: the busiest device is one of theirs); `local`:
+    in the per-device program `convert_global_to_local` makes of them."""
+    from shardonnay.partitioner.local.convert import convert_global_to_local
+
+    scratch = Module()  # its devices: those of the meshes the move names
+    named = {s.mesh for s in (move.src, move.target) if isinstance(s.mesh, str)}
+    for op in module.ops:
+        if op.name == "sdy.mesh" and op.attributes["sym_name"] in named:
+            scratch.append(op.clone())
+    func = Func.create("main", [move.type], [move.type])
+    func.arg_attrs(0)["sdy.sharding"] = move.src
+    value = func.arguments[0]
+    for name, attributes in steps:
+        value = func.body.append(Op(name, [value], [move.type], dict(attributes))).results[0]
+    func.body.append(Op("func.return", [value]))
+    scratch.append(func)
+    return collective_costs(convert_global_to_local(scratch) if local else scratch).bytes_received
+
+
+def _even(sharding: TensorSharding, mesh: Mesh, shape: Sequence[int]) -> bool:
+    """Every dim splits into equal shards (no padding)."""
+    return all(n % d.sharded_size(mesh) == 0 for n, d in zip(shape, sharding.dims, strict=True))
+
+
+def _inside_manual_computation(op: Op) -> bool:
+    parent = op.parent_op
+    while parent is not None:
+        if parent.name == "sdy.manual_computation":
+            return True
+        parent = parent.parent_op
+    return False

@@ -1,0 +1,1 @@
+"""Checks of propagation's output: consistency, kept annotations, rules run shard by shard."""

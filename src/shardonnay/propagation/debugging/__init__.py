@@ -1,0 +1,1 @@
+"""What propagation did, for a person: recordings, sharding origins and propagation edges."""

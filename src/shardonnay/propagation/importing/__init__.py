@@ -1,0 +1,1 @@
+"""Shardy's import passes, run before propagation: constants, calls, constraints, groups, meshes."""

@@ -1,0 +1,256 @@
+"""Shardy's `sdy-constant-or-scalar-splitter` and `sdy-constant-or-scalar-merger`:
+constant expressions get a copy per use before propagation (so that each
+use may be sharded differently) and equal ones merge back after it.
+
+>>> from shardonnay.syntax.mlir_reader import parse_module
+>>> module = parse_module('''
+... func.func @main(%arg0: tensor<4xf32>, %arg1: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+...   %c = stablehlo.constant dense<1.0> : tensor<4xf32>
+...   %0 = stablehlo.add %arg0, %c : tensor<4xf32>
+...   %1 = stablehlo.multiply %arg1, %c : tensor<4xf32>
+...   return %0, %1 : tensor<4xf32>, tensor<4xf32>
+... }''')
+>>> constant_or_scalar_splitter(module)  # a copy of the constant per use, then none unused
+>>> [op.name for op in module.functions[0].body.ops]
+['sdy.constant', 'sdy.constant', 'stablehlo.add', 'stablehlo.multiply', 'func.return']
+>>> constant_or_scalar_merger(module)
+>>> [op.name for op in module.functions[0].body.ops]
+['sdy.constant', 'stablehlo.add', 'stablehlo.multiply', 'func.return']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from shardonnay.ir.attributes import SymbolRefAttr
+from shardonnay.ir.core import Block, Func, Module, Op, Value
+from shardonnay.ir.types import TensorType
+from shardonnay.ops.elementwise import ElementwiseOp
+from shardonnay.ops.registry import is_registered, lookup
+from shardonnay.propagation.importing.flatten_call_graph import FunctionCopier
+
+__all__ = ["constant_or_scalar_merger", "constant_or_scalar_splitter"]
+
+
+def _is_scalar(v: Value) -> bool:
+    return isinstance(v.type, TensorType) and len(v.type.shape) == 0
+
+
+def _is_pure(op: Op) -> bool:
+    return is_registered(op.name) and lookup(op.name).pure and not op.regions
+
+
+def _is_elementwise(op: Op) -> bool:
+    if op.name in ("stablehlo.compare", "stablehlo.select", "stablehlo.clamp"):
+        return True
+    return is_registered(op.name) and isinstance(lookup(op.name), ElementwiseOp)
+
+
+def _is_constant_preserving(op: Op) -> bool:
+    """A pure broadcast, reshape, slice or elementwise op: constant when its
+    operands are."""
+    preserving = op.name in (
+        "stablehlo.broadcast_in_dim",
+        "stablehlo.reshape",
+        "stablehlo.slice",
+    ) or _is_elementwise(op)
+    return preserving and _is_pure(op)
+
+
+class _ConstantFunctions:
+    """Which functions of a module compute a constant expression of their
+    arguments: every op of their body is a constant, an iota, a constant-
+    preserving op or a call of such a function, on arguments and results of
+    such ops. A call of one on constant expressions is a constant expression
+    (JAX outlines `jnp.where` or `clip` of constants into `_where`, `clip`)."""
+
+    def __init__(self, module: Module):
+        self.funcs = {f.name: f for f in module.functions}
+        self.known: dict[str, bool] = {}
+
+    def callee(self, call: Op) -> Func | None:
+        ref = call.attributes.get("callee")
+        func = self.funcs.get(ref.names[-1]) if isinstance(ref, SymbolRefAttr) else None
+        return func if func is not None and not func.is_declaration else None
+
+    def is_constant(self, func: Func) -> bool:
+        if func.name not in self.known:
+            self.known[func.name] = False  # a recursive call is not constant
+            constant: set[Value] = set(func.arguments)
+            result = True
+            for op in func.body.ops:
+                if op.name == "func.return":
+                    continue
+                if not self._is_constant_op(op, lambda v: v in constant):
+                    result = False
+                    break
+                constant.update(op.results)
+            self.known[func.name] = result
+        return self.known[func.name]
+
+    def _is_constant_op(self, op: Op, is_constant) -> bool:
+        if op.name in ("sdy.constant", "stablehlo.constant", "stablehlo.iota"):
+            return True
+        if op.name == "func.call":
+            callee = self.callee(op)
+            if callee is None or not self.is_constant(callee):
+                return False
+        elif not _is_constant_preserving(op):
+            return False
+        return all(is_constant(v) for v in op.operands)
+
+    def is_constant_expression(self, op: Op, constants: set[Op]) -> bool:
+        if op.name in ("sdy.constant", "stablehlo.iota"):
+            return True
+        return self._is_constant_op(op, lambda v: v.op is not None and v.op in constants)
+
+
+def _is_scalar_expansion(op: Op) -> bool:
+    return op.name == "stablehlo.broadcast_in_dim" and _is_scalar(op.operands[0])
+
+
+def _walk_func(func: Func) -> Iterator[Op]:
+    for op in list(func.body.ops):
+        yield from op.walk()
+
+
+def constant_or_scalar_splitter(module: Module) -> None:
+    """`sdy-constant-or-scalar-splitter`: `stablehlo.constant` becomes
+    `sdy.constant` (which nothing folds); every use, by an op that is not
+    itself a constant expression, of a constant expression (constants, iotas
+    and broadcasts, reshapes, slices or elementwise ops of constant
+    expressions, calls of functions that compute constant expressions of
+    their arguments on constant expressions) or of a broadcast of a scalar
+    gets its own copy of that sub-computation (scalars are shared), so that
+    each use may be sharded differently. A copied call calls a copy of its
+    function (named `_where_0`, `_where_1`, ... as MLIR makes names unique,
+    with `sdy.original_func_name`). The originals then go (their sharding
+    groups with them); functions no longer called stay for `symbol-dce`.
+    """
+    for op in list(module.walk()):
+        if op.name == "stablehlo.constant":
+            op.name = "sdy.constant"
+    functions = _ConstantFunctions(module)
+    copier = FunctionCopier(module)
+    for func in module.functions:
+        if func.is_declaration:
+            continue
+        constants: list[Op] = []
+        constant_set: set[Op] = set()
+        expansions: list[Op] = []
+        expansion_set: set[Op] = set()
+        edits = _BlockEdits()
+        for op in _walk_func(func):
+            if op.name == "sdy.sharding_group":
+                continue
+            if functions.is_constant_expression(op, constant_set):
+                constants.append(op)
+                constant_set.add(op)
+                continue
+            if _is_scalar_expansion(op):
+                expansions.append(op)
+                expansion_set.add(op)
+                continue
+            for i, v in enumerate(op.operands):
+                if v.op is not None and (v.op in constant_set or v.op in expansion_set):
+                    op.set_operand(i, _clone_sub_computation(v, edits, functions, copier))
+        for op in [*expansions, *reversed(constants)]:
+            users = [u for r in op.results for u in r.users]
+            if all(u.name == "sdy.sharding_group" for u in users):
+                for u in users:
+                    edits.erase(u)
+                edits.erase(op)
+        edits.apply()
+
+
+class _BlockEdits:
+    """Insertions before ops and erasures of ops, written to the op lists of
+    their blocks at once by `apply` (one pass per block: inserting or erasing
+    one at a time scans the block's list each time, quadratic in its length).
+    Until then, an inserted op already has its block as parent, and an erased
+    op has no parent and no uses of its operands."""
+
+    def __init__(self) -> None:
+        self.before: dict[Op, list[Op]] = {}
+        self.blocks: dict[int, Block] = {}
+
+    def insert_before(self, anchor: Op, op: Op) -> None:
+        block = anchor.parent
+        assert block is not None
+        op.parent = block
+        self.before.setdefault(anchor, []).append(op)
+        self.blocks[id(block)] = block
+
+    def erase(self, op: Op) -> None:
+        block = op.parent
+        assert block is not None
+        self.blocks[id(block)] = block
+        op.parent = None  # `Op.erase` then leaves the block's list alone
+        op.erase()
+
+    def apply(self) -> None:
+        for block in self.blocks.values():
+            ops: list[Op] = []
+            for op in block.ops:
+                ops.extend(new for new in self.before.get(op, ()) if new.parent is block)
+                if op.parent is block:
+                    ops.append(op)
+            block.ops[:] = ops
+        self.before.clear()
+        self.blocks.clear()
+
+
+def _clone_sub_computation(
+    value: Value, edits: _BlockEdits, functions: _ConstantFunctions, copier: FunctionCopier
+) -> Value:
+    if _is_scalar(value):
+        return value
+    mapping: dict[Value, Value] = {}
+
+    def clone(v: Value) -> None:
+        if _is_scalar(v) or v in mapping:
+            return
+        op = v.op
+        assert op is not None and op.parent is not None
+        for operand in op.operands:
+            if operand.op is not None:
+                clone(operand)
+        copy = op.clone(mapping)
+        if op.name == "func.call":
+            callee = functions.callee(op)
+            assert callee is not None
+            copy.attributes["callee"] = SymbolRefAttr((copier.clone(callee).name,))
+        edits.insert_before(op, copy)
+        for user in v.users:
+            if user.name == "sdy.sharding_group":
+                edits.insert_before(op, user.clone(mapping))
+
+    clone(value)
+    return mapping[value]
+
+
+def constant_or_scalar_merger(module: Module) -> None:
+    """`sdy-constant-or-scalar-merger`: constants with equal attributes
+    (sharding included) in one region become one; so do broadcasts of the
+    same scalar to the same type with equal attributes."""
+    constants: dict[tuple, Op] = {}
+    broadcasts: dict[tuple, Op] = {}
+    edits = _BlockEdits()
+    for op in list(module.walk_post_order()):
+        if op.name in ("sdy.constant", "stablehlo.constant"):
+            key: tuple = (op.name, _attr_key(op), id(op.parent))
+            cache = constants
+        elif _is_scalar_expansion(op):
+            key = (_attr_key(op), id(op.parent), str(op.results[0].type), op.operands[0])
+            cache = broadcasts
+        else:
+            continue
+        kept = cache.setdefault(key, op)
+        if kept is not op:
+            op.results[0].replace_all_uses_with(kept.results[0])
+            edits.erase(op)
+    edits.apply()
+
+
+def _attr_key(op: Op) -> str:
+    return repr(sorted((k, str(v)) for k, v in op.attributes.items()))

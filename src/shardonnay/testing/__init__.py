@@ -1,0 +1,1 @@
+"""Generators, oracles and example programs for shardonnay's tests and benchmarks."""
