@@ -38,6 +38,7 @@ from shardonnay.ir.types import FunctionType, TensorType, Type
 from shardonnay.mesh import Mesh
 from shardonnay.ops.registry import is_registered, lookup
 from shardonnay.propagation.rules import RULE_ATTRIBUTE
+from shardonnay.ops.traits import ISOLATED_FROM_ABOVE, has_trait
 from shardonnay.sharding import (
     ManualAxes,
     TensorSharding,
@@ -150,7 +151,7 @@ class _Verifier:
         if op.name == "func.func":
             self._function(op)
             return
-        isolated = registered and lookup(op.name).isolated_from_above
+        isolated = has_trait(op.name, ISOLATED_FROM_ABOVE)
         saved, saved_manual = self.visible, self.manual_axes
         if isolated:
             self.visible = set()

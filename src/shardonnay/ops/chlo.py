@@ -35,6 +35,7 @@ from shardonnay.ir.attributes import IntegerAttr
 from shardonnay.ir.core import Module, Op
 from shardonnay.ir.types import TensorType, Type, is_complex, is_float, is_integer
 from shardonnay.ops.registry import OpDef, lookup, mark_inherent, register
+from shardonnay.ops.traits import BROADCASTING_ELEMENTWISE, ELEMENTWISE
 from shardonnay.sharding_rule import OpShardingRule
 
 # -- syntax shared by the ops ------------------------------------------------------------------
@@ -204,8 +205,8 @@ _UNARY: dict[str, tuple[Callable[[np.ndarray], np.ndarray], bool]] = {
 }
 
 for _name, (_fn, _complex_ok) in _UNARY.items():
-    register(_name, ElementwiseOp(1, _fn, complex_ok=_complex_ok))
-register("chlo.next_after", NextAfterOp())
+    register(_name, ElementwiseOp(1, _fn, complex_ok=_complex_ok), traits={ELEMENTWISE})
+register("chlo.next_after", NextAfterOp(), traits={BROADCASTING_ELEMENTWISE})
 
 
 # -- the rules of what elementwise chlo ops compute --------------------------------------------

@@ -39,6 +39,7 @@ from shardonnay.ir.attributes import IntegerAttr, SymbolRefAttr
 from shardonnay.ir.core import Op
 from shardonnay.ir.types import OpaqueType, TensorType, TokenType, Type
 from shardonnay.ops.registry import OpDef, mark_inherent, register
+from shardonnay.ops.traits import DATA_FLOW, RECURSIVE_EFFECTS, TERMINATOR
 from shardonnay.propagation.rules import RuleBuilder
 from shardonnay.sharding import read_symbol_name, symbol_ref
 from shardonnay.sharding_rule import OpShardingRule
@@ -154,6 +155,7 @@ class WhileOp(OpDef):
     `do` the next values. The loop's results are the final values.
     """
 
+    traits = frozenset({DATA_FLOW, RECURSIVE_EFFECTS})
     pure = False
 
     def parse(self, p, name: str) -> Op:
@@ -243,6 +245,7 @@ class WhileOp(OpDef):
 class IfOp(OpDef):
     """`"stablehlo.if"(%pred) ({ true branch }, { false branch }) : (tensor<i1>) -> t`."""
 
+    traits = frozenset({DATA_FLOW, RECURSIVE_EFFECTS})
     pure = False
 
     def verify(self, op: Op) -> None:
@@ -263,6 +266,7 @@ class CaseOp(OpDef):
     An index outside `[0, number of branches)` selects the last branch.
     """
 
+    traits = frozenset({DATA_FLOW, RECURSIVE_EFFECTS})
     pure = False
 
     def verify(self, op: Op) -> None:
@@ -287,6 +291,7 @@ class OptimizationBarrierOp(OpDef):
     """`stablehlo.optimization_barrier {attrs} %a, %b : ta, tb` (`()` without operands);
     the identity of its operands."""
 
+    traits = frozenset({DATA_FLOW})
     pure = False
 
     def parse(self, p, name: str) -> Op:
@@ -333,6 +338,7 @@ class ReturnOp(OpDef):
     """`stablehlo.return %a, %b {attrs} : ta, tb`: the terminator of a region of
     a StableHLO op; its operands are the region's results."""
 
+    traits = frozenset({TERMINATOR})
     pure = False
 
     def parse(self, p, name: str) -> Op:

@@ -30,6 +30,7 @@ from shardonnay.ir.attributes import EnumAttr
 from shardonnay.ir.core import Op, Value
 from shardonnay.ir.types import TensorType, Type
 from shardonnay.ops.registry import OpDef, mark_inherent, register
+from shardonnay.ops.traits import BROADCASTING_ELEMENTWISE, ELEMENTWISE, Combiner
 from shardonnay.propagation.rules import RuleBuilder
 from shardonnay.sharding_rule import OpShardingRule
 
@@ -730,7 +731,11 @@ _TRANSCENDENTAL = {
     "tan": np.tan,
 }
 for _name, _fn in _TRANSCENDENTAL.items():
-    register(f"stablehlo.{_name}", ElementwiseOp(1, _float_only(_fn, _name), accuracy=True))
+    register(
+        f"stablehlo.{_name}",
+        ElementwiseOp(1, _float_only(_fn, _name), accuracy=True),
+        traits={ELEMENTWISE},
+    )
 
 _UNARY: dict[str, tuple[Callable, str | None]] = {
     "negate": (lambda x: np.negative(_up(x)), "same"),
@@ -750,7 +755,9 @@ _UNARY: dict[str, tuple[Callable, str | None]] = {
     "bitcast_convert": (_bitcast_convert, None),
 }
 for _name, (_fn, _result) in _UNARY.items():
-    register(f"stablehlo.{_name}", ElementwiseOp(1, _fn, _result))
+    # bitcast_convert between bit widths that differ changes the shape
+    _traits = () if _name == "bitcast_convert" else {ELEMENTWISE}
+    register(f"stablehlo.{_name}", ElementwiseOp(1, _fn, _result), traits=_traits)
 
 _BINARY: dict[str, tuple[Callable, str]] = {
     "add": (_add, "same"),
@@ -770,11 +777,23 @@ _BINARY: dict[str, tuple[Callable, str]] = {
     "shift_right_logical": (_shift_right_logical, "same"),
     "complex": (lambda x, y: _up(x) + 1j * _up(y), "complex"),
 }
+# The binary ops that combine partial results (reduction bodies), by reduction kind.
+_COMBINERS = {
+    "add": Combiner("sum"),
+    "multiply": Combiner("product"),
+    "maximum": Combiner("max", idempotent=True),
+    "minimum": Combiner("min", idempotent=True),
+    "and": Combiner("and", idempotent=True),
+    "or": Combiner("or", idempotent=True),
+    "xor": Combiner("xor"),
+}
 for _name, (_fn, _result) in _BINARY.items():
-    register(f"stablehlo.{_name}", ElementwiseOp(2, _fn, _result))
+    _traits = {ELEMENTWISE, *([_COMBINERS[_name]] if _name in _COMBINERS else [])}
+    register(f"stablehlo.{_name}", ElementwiseOp(2, _fn, _result), traits=_traits)
 
-register("stablehlo.compare", CompareOp())
-register("stablehlo.select", SelectOp())
-register("stablehlo.clamp", ClampOp())
+register("stablehlo.compare", CompareOp(), traits={ELEMENTWISE})
+# A scalar predicate (bounds) applies to every element: StableHLO's BroadcastingElementwise.
+register("stablehlo.select", SelectOp(), traits={BROADCASTING_ELEMENTWISE})
+register("stablehlo.clamp", ClampOp(), traits={BROADCASTING_ELEMENTWISE})
 
 __all__ = ["DEFAULT_ACCURACY", "ClampOp", "CompareOp", "ElementwiseOp", "SelectOp"]

@@ -16,13 +16,14 @@ from shardonnay.ir.attributes import SymbolRefAttr, entry_str
 from shardonnay.ir.core import Op, Region
 from shardonnay.ir.types import FunctionType
 from shardonnay.ops.registry import OpDef, register
+from shardonnay.ops.traits import ISOLATED_FROM_ABOVE, TERMINATOR
 
 _SIGNATURE_ATTRS = ("sym_name", "function_type", "arg_attrs", "res_attrs", "sym_visibility")
 
 
 class FuncOp(OpDef):
     default_dialect = "func"
-    isolated_from_above = True
+    traits = frozenset({ISOLATED_FROM_ABOVE})
     pure = False
 
     def parse(self, p, name: str) -> Op:
@@ -148,6 +149,7 @@ def _dict_suffix(attrs: dict[str, Any]) -> str:
 class ReturnOp(OpDef):
     """`return %a, %b : t1, t2` (the terminator of a function body)."""
 
+    traits = frozenset({TERMINATOR})
     pure = False
 
     def parse(self, p, name: str) -> Op:

@@ -30,6 +30,7 @@ from shardonnay.ir.types import TensorType, Type
 from shardonnay.mesh import Mesh
 from shardonnay.ops.registry import OpDef, mark_inherent, register
 from shardonnay.ops.sdy import _read_stripped_per_value
+from shardonnay.ops.traits import COMPUTATION, DATA_FLOW, ISOLATED_FROM_ABOVE
 from shardonnay.sharding import (
     DimSharding,
     ManualAxes,
@@ -44,7 +45,7 @@ _ATTRS = ("in_shardings", "out_shardings", "manual_axes")
 class ManualComputationOp(OpDef):
     """Facets of `sdy.manual_computation`; see the module docstring."""
 
-    isolated_from_above = True
+    traits = frozenset({ISOLATED_FROM_ABOVE, DATA_FLOW, COMPUTATION})
     pure = False
 
     def parse(self, p, name: str) -> Op:

@@ -9,9 +9,11 @@ Each facet is a method; a facet an op lacks is simply not overridden:
   used by `Builder` and checked by the verifier.
 - `verify(op)`: further invariants; raise `IRError`.
 - `evaluate(op, args, interp)`: numpy semantics on global values.
-- `sharding_rule(op)`: the op's sharding rule (see `shardonnay.propagation.rules`).
+- `sharding_rule(op)`: the op's sharding rule (see `shardonnay.ops.rules`).
 - `result_names(op)` / `block_arg_names(op, region)`: the names MLIR's
   printer gives values (`%cst`, `%iterArg`).
+
+and a set of facts, `traits` (see `shardonnay.ops.traits`).
 
 >>> class Negate(OpDef):
 ...     def evaluate(self, op, args, interp):
@@ -36,8 +38,9 @@ class OpDef:
     # The dialect whose ops print without prefix inside this op's regions
     # (`func` inside `func.func`: `return`, `call`).
     default_dialect: str | None = None
-    # Values defined above are invisible inside (func.func, manual_computation).
-    isolated_from_above: bool = False
+    # The facts passes ask about the op (`shardonnay.ops.traits`): `Trait`
+    # members and parametrised traits, shared by every op of this definition.
+    traits: frozenset = frozenset()
     # Whether the op has no side effects (dead-code removal may drop it).
     pure: bool = True
 
@@ -59,7 +62,7 @@ class OpDef:
     def sharding_rule(self, op: Op) -> OpShardingRule | None:
         """How the op's dims decompose into factors (Shardy's `OpShardingRule`);
         None for ops that propagation handles otherwise or not at all.
-        `shardonnay.propagation.rules.rule_for` is the lookup passes use."""
+        `shardonnay.ops.rules.rule_for` is the lookup passes use."""
         return None
 
     def result_names(self, op: Op) -> list[str | None] | None:
@@ -84,16 +87,27 @@ _REGISTRY: dict[str, OpDef] = {}
 _GENERIC = OpDef()
 
 
-def register(name: str, definition: OpDef) -> OpDef:
-    """Registers `definition` for op `name` (replacing any earlier one)."""
+_TRAITS: dict[str, frozenset] = {}
+
+
+def register(name: str, definition: OpDef, *, traits=()) -> OpDef:
+    """Registers `definition` for op `name` (replacing any earlier one);
+    `traits`: those of `name` besides the definition's own `traits`."""
     _REGISTRY[name] = definition
+    _TRAITS[name] = frozenset(traits)
     return definition
 
 
-def register_all(names, definition: OpDef) -> OpDef:
+def register_all(names, definition: OpDef, *, traits=()) -> OpDef:
     for name in names:
-        register(name, definition)
+        register(name, definition, traits=traits)
     return definition
+
+
+def registered_traits(name: str) -> frozenset:
+    """The traits given to `name` at registration (see `register`)."""
+    _load()
+    return _TRAITS.get(name, frozenset())
 
 
 def lookup(name: str) -> OpDef:

@@ -29,6 +29,13 @@ from shardonnay.ir.types import Type
 from shardonnay.mesh import Mesh, read_mesh
 from shardonnay.ops.registry import OpDef, mark_inherent, register
 from shardonnay.ops.sdy_collectives import verify_same_type, verify_sharding_rank
+from shardonnay.ops.traits import (
+    COMPUTATION,
+    DATA_FLOW,
+    ISOLATED_FROM_ABOVE,
+    RECURSIVE_EFFECTS,
+    TERMINATOR,
+)
 from shardonnay.propagation.rules import RuleBuilder
 from shardonnay.sharding import (
     TensorSharding,
@@ -334,6 +341,8 @@ def _value(op: Op) -> DenseElementsAttr:
 class ReturnOp(OpDef):
     """`sdy.return %a, %b : t1, t2`: the terminator of sdy regions."""
 
+    traits = frozenset({TERMINATOR})
+
     def parse(self, p, name: str) -> Op:
         attrs = p.optional_attr_dict()
         operands = p.operands_until(":") if p.peek("%") else []
@@ -375,7 +384,7 @@ class NamedComputationOp(OpDef):
     } : (tensor<8xf32>) -> tensor<8xf32>
     """
 
-    isolated_from_above = True
+    traits = frozenset({ISOLATED_FROM_ABOVE, DATA_FLOW, COMPUTATION, RECURSIVE_EFFECTS})
     pure = False
 
     def parse(self, p, name: str) -> Op:

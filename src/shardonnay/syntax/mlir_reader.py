@@ -26,6 +26,7 @@ import gc
 import re
 from typing import Any
 
+from shardonnay.collectives.attributes import AXIS_LIST_KEYWORDS, read_axis_list_attr
 from shardonnay.errors import ParseError, ShardonnayError
 from shardonnay.ir.attributes import (
     MAX_NESTING,
@@ -53,7 +54,7 @@ from shardonnay.ir.types import (
 )
 from shardonnay.mesh import read_mesh
 from shardonnay.ops.registry import lookup
-from shardonnay.ops.sdy_collectives import AXIS_LIST_KEYWORDS, read_axis_list_attr
+from shardonnay.ops.traits import ISOLATED_FROM_ABOVE, has_trait
 from shardonnay.sharding import (
     read_manual_axes,
     read_sharding_per_value,
@@ -576,7 +577,7 @@ class Parser(Cursor):
         if self.accept("("):
             definition = lookup(name)
             self.default_dialects.append(definition.default_dialect)
-            isolated = definition.isolated_from_above
+            isolated = has_trait(name, ISOLATED_FROM_ABOVE)
             regions.append(self.region(isolated=isolated))
             while self.accept(","):
                 regions.append(self.region(isolated=isolated))
