@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from mlir_oracle import run_pass_pipeline
 from shardonnay import parse_module
-from shardonnay.propagation.rules import RULE_ATTRIBUTE, populate_rules
+from shardonnay.ops.rules import RULE_ATTRIBUTE, populate_rules
 
 POPULATE = "builtin.module(func.func(sdy-populate-op-sharding-rules))"
 

@@ -18,11 +18,11 @@ import pytest
 
 from shardonnay import parse_module
 from shardonnay.ops.chlo import RULE_ATTRIBUTE, computed_rule, write_computed_rules
+from shardonnay.ops.rules import rule_for
 from shardonnay.partitioner.analysis.cost import collective_costs
 from shardonnay.partitioner.local.convert import convert_global_to_local
 from shardonnay.partitioner.program import check, explicit_collectives, partition
 from shardonnay.passes import run_pipeline
-from shardonnay.propagation.rules import rule_for
 
 UNARY = ("square", "erf", "erfc", "lgamma", "tan", "atanh", "cosh")
 

@@ -31,7 +31,7 @@ from shardonnay.propagation.factor_propagation import (
     propagate_op,
 )
 from shardonnay.propagation.projection import ShardingProjection
-from shardonnay.propagation.rules import RULE_ATTRIBUTE, RuleBuilder
+from shardonnay.sharding_rule import RULE_ATTRIBUTE, RuleBuilder
 
 POPULATE = "builtin.module(func.func(sdy-populate-op-sharding-rules))"
 PASSES = {

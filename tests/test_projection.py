@@ -9,7 +9,7 @@ from shardonnay.propagation.projection import (
     axis_list_prefix_status,
     project_tensor,
 )
-from shardonnay.propagation.rules import RuleBuilder
+from shardonnay.sharding_rule import RuleBuilder
 
 X4 = Mesh({"x": 4})
 XY = Mesh({"x": 4, "y": 2})

@@ -26,9 +26,9 @@ from pathlib import Path
 
 import pytest
 
+from shardonnay.ops.rules import populate_rules
 from shardonnay.passes import run_pipeline
 from shardonnay.propagation.driver import propagate
-from shardonnay.propagation.rules import populate_rules
 from shardonnay.syntax.mlir_reader import parse_module
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))

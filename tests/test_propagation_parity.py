@@ -23,8 +23,8 @@ from shardonnay.propagation.factor_propagation import (
     AggressiveFactorPropagation,
     propagate_op,
 )
-from shardonnay.propagation.rules import RuleBuilder
 from shardonnay.sharding import TensorSharding
+from shardonnay.sharding_rule import RuleBuilder
 from shardonnay.syntax.mlir_reader import parse_module
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))

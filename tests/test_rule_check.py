@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from shardonnay.errors import ShardonnayError
+from shardonnay.ops.rules import RULE_ATTRIBUTE, register_rule, rule_for, unregister_rule
 from shardonnay.propagation.checks.rule_check import RuleError, check_rule, reduction_kind
-from shardonnay.propagation.rules import RULE_ATTRIBUTE, register_rule, rule_for, unregister_rule
 from shardonnay.sharding_rule import OpShardingRule
 from shardonnay.syntax.mlir_reader import parse_module
 

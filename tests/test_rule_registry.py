@@ -20,8 +20,8 @@ import pytest
 
 from shardonnay.errors import UnsupportedOpError
 from shardonnay.ir.verifier import verify
+from shardonnay.ops.rules import populate_rules, rule_for
 from shardonnay.propagation.checks.rule_check import RuleError, check_rule
-from shardonnay.propagation.rules import populate_rules, rule_for
 from shardonnay.runtime.interpreter import run
 from shardonnay.syntax.mlir_reader import parse_module
 

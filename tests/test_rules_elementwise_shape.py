@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from shardonnay import OpShardingRule, parse_module
-from shardonnay.propagation.rules import rule_for
+from shardonnay.ops.rules import rule_for
 from shardy_rules import assert_rules_match_shardy, our_rules
 from strategies import shapes, tensor_type
 from test_ops_chlo import UNARY as CHLO_UNARY

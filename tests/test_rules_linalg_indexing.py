@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from shardonnay import parse_module
-from shardonnay.propagation.rules import rule_for
+from shardonnay.ops.rules import rule_for
 from shardy_rules import shardy_rules
 
 CORPUS = pathlib.Path(__file__).parent / "corpus"

@@ -6,16 +6,9 @@ from __future__ import annotations
 import pytest
 
 from shardonnay.errors import ShardonnayError
+from shardonnay.ops.rules import populate_rules, register_rule, rule_for, unregister_rule
 from shardonnay.propagation.checks.rule_check import check_rule
-from shardonnay.propagation.rules import (
-    RULE_ATTRIBUTE,
-    RuleBuilder,
-    populate_rules,
-    register_rule,
-    rule_for,
-    unregister_rule,
-)
-from shardonnay.sharding_rule import OpShardingRule
+from shardonnay.sharding_rule import RULE_ATTRIBUTE, OpShardingRule, RuleBuilder
 from shardonnay.syntax.mlir_reader import parse_module
 
 pytest.importorskip("jax")

@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from shardonnay.errors import ShardingError
 from shardonnay.syntax.cursor import Cursor
@@ -271,3 +272,106 @@ def read_op_sharding_rule(cursor: Cursor) -> OpShardingRule:
         **{f"{k}_factors": v for k, v in special.items()},
         is_custom=is_custom,
     )
+
+
+#: The attribute that holds an op's rule (`#sdy.op_sharding_rule<...>`).
+RULE_ATTRIBUTE = "sdy.sharding_rule"
+
+_BUILDER_KINDS = ("pass_through", "reduction", "need_replication", "permutation")
+
+
+class RuleBuilder:
+    """Builds an `OpShardingRule` for tensors of the given shapes.
+
+    Each `add_factor` adds one factor: for every operand and result, the dim it
+    maps to (`None`: the factor does not appear in that tensor). Adding a
+    second factor to a dim makes that dim compound, the new factor minor.
+    Factors get their letters in the order they are added, as in Shardy's
+    `OpShardingRuleBuilder`. A matmul `[8, 32] x [32, 16] -> [8, 16]`:
+
+    >>> b = RuleBuilder([(8, 32), (32, 16)], [(8, 16)])
+    >>> b.add_factor([0, None], [0], 8).add_factor([None, 1], [1], 16)
+    RuleBuilder(3 tensors, 2 factors)
+    >>> print(b.add_factor([1, 0], [None], 32, kind="reduction").build())
+    #sdy.op_sharding_rule<([i, k], [k, j])->([i, j]) {i=8, j=16, k=32} reduction={k}>
+    """
+
+    __slots__ = ("_kinds", "blocked", "operand_shapes", "result_shapes", "sizes", "tensors")
+
+    def __init__(
+        self, operand_shapes: Sequence[Sequence[int]], result_shapes: Sequence[Sequence[int]]
+    ):
+        self.operand_shapes = [tuple(s) for s in operand_shapes]
+        self.result_shapes = [tuple(s) for s in result_shapes]
+        shapes = self.operand_shapes + self.result_shapes
+        self.tensors: list[list[list[int]]] = [[[] for _ in s] for s in shapes]
+        self.sizes: list[int] = []
+        self._kinds: list[str] = []
+        self.blocked: list[int] = []
+
+    @classmethod
+    def for_op(cls, op: Any) -> RuleBuilder:
+        """A builder for the tensor shapes of `op`'s operands and results (an IR
+        op: values whose types are tensor types with a static `shape`)."""
+        shapes = []
+        for v in [*op.operands, *op.results]:
+            shape = getattr(v.type, "shape", None)
+            if shape is None:
+                raise ShardingError(f"{op.name}: sharding rules need tensor types, not {v.type}")
+            shapes.append(shape)
+        n = len(op.operands)
+        return cls(shapes[:n], shapes[n:])
+
+    def add_factor(
+        self,
+        operand_dims: Sequence[int | None],
+        result_dims: Sequence[int | None],
+        size: int,
+        *,
+        kind: str = "pass_through",
+        blocked: bool = False,
+    ) -> RuleBuilder:
+        if kind not in _BUILDER_KINDS:
+            raise ValueError(f"unknown factor kind {kind!r}")
+        dims = [*operand_dims, *result_dims]
+        if len(dims) != len(self.tensors):
+            raise ValueError(
+                f"a factor needs a dim (or None) for each of {len(self.tensors)} tensors"
+            )
+        index = len(self.sizes)
+        for tensor, dim in zip(self.tensors, dims, strict=True):
+            if dim is not None:
+                tensor[dim].append(index)
+        self.sizes.append(size)
+        self._kinds.append(kind)
+        if blocked:
+            self.blocked.append(index)
+        return self
+
+    def add_pointwise(self, shape: Sequence[int]) -> RuleBuilder:
+        """One factor per dim of `shape`, mapped to that dim of every tensor."""
+        n_operands, n_results = len(self.operand_shapes), len(self.result_shapes)
+        for d, size in enumerate(shape):
+            self.add_factor([d] * n_operands, [d] * n_results, size)
+        return self
+
+    def build(self, *, is_custom: bool = False) -> OpShardingRule:
+        n = len(self.operand_shapes)
+        mappings = [tuple(tuple(dim) for dim in t) for t in self.tensors]
+
+        def of_kind(kind: str) -> tuple[int, ...]:
+            return tuple(i for i, k in enumerate(self._kinds) if k == kind)
+
+        return OpShardingRule(
+            tuple(self.sizes),
+            tuple(mappings[:n]),
+            tuple(mappings[n:]),
+            reduction_factors=of_kind("reduction"),
+            need_replication_factors=of_kind("need_replication"),
+            permutation_factors=of_kind("permutation"),
+            blocked_propagation_factors=tuple(self.blocked),
+            is_custom=is_custom,
+        )
+
+    def __repr__(self) -> str:
+        return f"RuleBuilder({len(self.tensors)} tensors, {len(self.sizes)} factors)"

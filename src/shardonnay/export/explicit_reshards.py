@@ -82,12 +82,12 @@ from shardonnay.ir.shardings import (
 )
 from shardonnay.ir.types import TensorType
 from shardonnay.mesh import Mesh
+from shardonnay.ops.rules import rule_for
 from shardonnay.propagation.projection import (
     FactorSharding,
     ShardingProjection,
     TensorFactorShardings,
 )
-from shardonnay.propagation.rules import rule_for
 from shardonnay.sharding import TensorSharding
 from shardonnay.sharding_rule import OpShardingRule, TensorMapping
 

@@ -37,7 +37,7 @@ from shardonnay.ir.structure import check_structure
 from shardonnay.ir.types import FunctionType, TensorType, Type
 from shardonnay.mesh import Mesh
 from shardonnay.ops.registry import is_registered, lookup
-from shardonnay.propagation.rules import RULE_ATTRIBUTE
+from shardonnay.ops.rules import RULE_ATTRIBUTE
 from shardonnay.ops.traits import ISOLATED_FROM_ABOVE, has_trait
 from shardonnay.sharding import (
     ManualAxes,

@@ -40,8 +40,7 @@ from shardonnay.ir.core import Op
 from shardonnay.ir.types import TensorType, Type
 from shardonnay.ops.linalg import finish_rule, tensor_type
 from shardonnay.ops.registry import OpDef, register
-from shardonnay.propagation.rules import RuleBuilder
-from shardonnay.sharding_rule import OpShardingRule
+from shardonnay.sharding_rule import OpShardingRule, RuleBuilder
 
 
 def _epsilon(op: Op) -> float:

@@ -41,8 +41,7 @@ from shardonnay.ir.core import Op, Region
 from shardonnay.ir.types import TensorType, Type
 from shardonnay.ops.control_flow import prefix_pointwise_rule
 from shardonnay.ops.registry import OpDef, mark_inherent, register
-from shardonnay.propagation.rules import RuleBuilder
-from shardonnay.sharding_rule import OpShardingRule
+from shardonnay.sharding_rule import OpShardingRule, RuleBuilder
 
 Arrays = list[np.ndarray]
 Combine = Callable[[np.ndarray, np.ndarray], np.ndarray]

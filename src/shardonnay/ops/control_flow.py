@@ -40,9 +40,8 @@ from shardonnay.ir.core import Op
 from shardonnay.ir.types import OpaqueType, TensorType, TokenType, Type
 from shardonnay.ops.registry import OpDef, mark_inherent, register
 from shardonnay.ops.traits import DATA_FLOW, RECURSIVE_EFFECTS, TERMINATOR
-from shardonnay.propagation.rules import RuleBuilder
 from shardonnay.sharding import read_symbol_name, symbol_ref
-from shardonnay.sharding_rule import OpShardingRule
+from shardonnay.sharding_rule import OpShardingRule, RuleBuilder
 
 _SSA_NAME = re.compile(r"%[A-Za-z0-9_$.\-]+")
 _I1 = TensorType((), "i1")

@@ -40,8 +40,7 @@ from shardonnay.ops.linalg import (
     verify_precision,
 )
 from shardonnay.ops.registry import OpDef, mark_inherent, register
-from shardonnay.propagation.rules import RuleBuilder
-from shardonnay.sharding_rule import OpShardingRule
+from shardonnay.sharding_rule import OpShardingRule, RuleBuilder
 
 _CONV_PREFIX = "#stablehlo.conv<"
 _RAW_FIELD = re.compile(r"\s*([a-z_]+)\s*=\s*(\[[^\]]*\]|-?\d+)\s*,?")

@@ -31,8 +31,7 @@ from shardonnay.ir.core import Op, Value
 from shardonnay.ir.types import TensorType, Type
 from shardonnay.ops.registry import OpDef, mark_inherent, register
 from shardonnay.ops.traits import BROADCASTING_ELEMENTWISE, ELEMENTWISE, Combiner
-from shardonnay.propagation.rules import RuleBuilder
-from shardonnay.sharding_rule import OpShardingRule
+from shardonnay.sharding_rule import OpShardingRule, RuleBuilder
 
 DEFAULT_ACCURACY = "#stablehlo.result_accuracy<mode = #stablehlo.result_accuracy_mode<DEFAULT>>"
 COMPARISON_DIRECTIONS = ("EQ", "NE", "GE", "GT", "LE", "LT")

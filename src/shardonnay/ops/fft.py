@@ -40,8 +40,7 @@ from shardonnay.ir.types import TensorType, Type
 from shardonnay.ops.linalg import finish_rule
 from shardonnay.ops.registry import OpDef, register
 from shardonnay.ops.shape import finish, i64_array, int_array, keyword_list, write_list
-from shardonnay.propagation.rules import RuleBuilder
-from shardonnay.sharding_rule import OpShardingRule
+from shardonnay.sharding_rule import OpShardingRule, RuleBuilder
 
 FFT_TYPES = ("FFT", "IFFT", "RFFT", "IRFFT")
 _TYPE_RE = re.compile(r"[A-Z]+")

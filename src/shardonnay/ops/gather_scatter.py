@@ -25,8 +25,7 @@ from shardonnay.ops.shape import (
     int_array,
     tensor_type,
 )
-from shardonnay.propagation.rules import RuleBuilder
-from shardonnay.sharding_rule import OpShardingRule
+from shardonnay.sharding_rule import OpShardingRule, RuleBuilder
 
 # -- gather ---------------------------------------------------------------------------------------
 

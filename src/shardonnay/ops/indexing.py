@@ -29,8 +29,7 @@ from shardonnay.ops.shape import (
     tensor_type,
     write_list,
 )
-from shardonnay.propagation.rules import RuleBuilder
-from shardonnay.sharding_rule import OpShardingRule
+from shardonnay.sharding_rule import OpShardingRule, RuleBuilder
 
 # -- slice ----------------------------------------------------------------------------------------
 

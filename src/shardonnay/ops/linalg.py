@@ -37,8 +37,7 @@ from shardonnay.ir.attributes import (
 from shardonnay.ir.core import Op
 from shardonnay.ir.types import TensorType, Type
 from shardonnay.ops.registry import OpDef, mark_inherent, register
-from shardonnay.propagation.rules import RuleBuilder
-from shardonnay.sharding_rule import OpShardingRule
+from shardonnay.sharding_rule import OpShardingRule, RuleBuilder
 
 # -- shared helpers (also used by the reduction ops) --------------------------------------------
 

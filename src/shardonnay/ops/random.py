@@ -25,8 +25,7 @@ from shardonnay.ir.core import Op
 from shardonnay.ir.types import TensorType
 from shardonnay.ops.linalg import finish_rule, tensor_type
 from shardonnay.ops.registry import OpDef, mark_inherent, register
-from shardonnay.propagation.rules import RuleBuilder
-from shardonnay.sharding_rule import OpShardingRule
+from shardonnay.sharding_rule import OpShardingRule, RuleBuilder
 
 _ALGORITHMS = ("DEFAULT", "THREE_FRY", "PHILOX")
 _DISTRIBUTIONS = ("UNIFORM", "NORMAL")

@@ -44,8 +44,7 @@ from shardonnay.ops.linalg import (
     tensor_type,
 )
 from shardonnay.ops.registry import OpDef, lookup, mark_inherent, register
-from shardonnay.propagation.rules import RuleBuilder
-from shardonnay.sharding_rule import OpShardingRule
+from shardonnay.sharding_rule import OpShardingRule, RuleBuilder
 
 
 def reduction_of(region: Region) -> str | None:

@@ -36,7 +36,6 @@ from shardonnay.ops.traits import (
     RECURSIVE_EFFECTS,
     TERMINATOR,
 )
-from shardonnay.propagation.rules import RuleBuilder
 from shardonnay.sharding import (
     TensorSharding,
     TensorShardingPerValue,
@@ -44,7 +43,7 @@ from shardonnay.sharding import (
     read_tensor_sharding,
     symbol_ref,
 )
-from shardonnay.sharding_rule import OpShardingRule
+from shardonnay.sharding_rule import OpShardingRule, RuleBuilder
 from shardonnay.syntax.cursor import quote
 
 

@@ -28,8 +28,7 @@ from shardonnay.ir.core import Op, Value
 from shardonnay.ir.types import FunctionType, TensorType, Type
 from shardonnay.ops.elementwise import pointwise_rule
 from shardonnay.ops.registry import OpDef, mark_inherent, register
-from shardonnay.propagation.rules import RuleBuilder
-from shardonnay.sharding_rule import OpShardingRule
+from shardonnay.sharding_rule import OpShardingRule, RuleBuilder
 
 # -- helpers shared with `indexing` ---------------------------------------------------------------
 

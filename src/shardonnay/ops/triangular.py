@@ -40,8 +40,7 @@ from shardonnay.ir.types import TensorType, Type
 from shardonnay.ops import lapack
 from shardonnay.ops.linalg import finish_rule
 from shardonnay.ops.registry import OpDef, mark_inherent, register
-from shardonnay.propagation.rules import RuleBuilder
-from shardonnay.sharding_rule import OpShardingRule
+from shardonnay.sharding_rule import OpShardingRule, RuleBuilder
 
 _BOOL = re.compile(r"[a-z]+")
 _TRANSPOSES = {"NO_TRANSPOSE": "N", "TRANSPOSE": "T", "ADJOINT": "C"}

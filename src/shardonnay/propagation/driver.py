@@ -81,6 +81,7 @@ from typing import Any, Literal
 
 from shardonnay.ir.core import Block, Func, Module, Op, Value
 from shardonnay.ir.types import TensorType
+from shardonnay.ops.rules import RULE_ATTRIBUTE
 from shardonnay.progress import tracker
 from shardonnay.propagation.data_flow import (
     DATA_FLOW_OPS,
@@ -105,7 +106,6 @@ from shardonnay.propagation.module_edits import (
 )
 from shardonnay.propagation.op_priority import OP_PRIORITY_STAGES, Directions, Item
 from shardonnay.propagation.propagation_step import StepOutcomes, identity_rule
-from shardonnay.propagation.rules import RULE_ATTRIBUTE
 from shardonnay.propagation.sharding_store import EdgeChoice, Ref, ShardingStore
 from shardonnay.propagation.user_priority import initial_for_priorities, restore_priority
 from shardonnay.propagation.write_back import SHARDING, write_back

@@ -34,7 +34,7 @@ and report which tensors got a new sharding (Shardy's `propagateTensorShardings`
 
 >>> from shardonnay.mesh import Mesh
 >>> from shardonnay.sharding import TensorSharding
->>> from shardonnay.propagation.rules import RuleBuilder
+>>> from shardonnay.sharding_rule import RuleBuilder
 >>> rule = RuleBuilder([(8,)], [(2, 4)]).add_factor([0], [0], 2).add_factor([0], [1], 4).build()
 >>> step = propagate_op([TensorSharding.from_axes("m", ["x"])], [None], rule, Mesh({"x": 4}), "m")
 >>> print(step.results[0], step.updated_results)

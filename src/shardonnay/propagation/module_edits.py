@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from shardonnay.ir.core import Block, Module, Op
 from shardonnay.ops.registry import is_registered, lookup
+from shardonnay.ops.rules import RULE_ATTRIBUTE
 from shardonnay.propagation.data_flow import DATA_FLOW_OPS
-from shardonnay.propagation.rules import RULE_ATTRIBUTE
 from shardonnay.sharding_rule import OpShardingRule
 
 __all__ = ["drop_sharding_rules", "erasable_ops", "erase_dead_ops", "may_erase_when_unused"]

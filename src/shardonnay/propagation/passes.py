@@ -13,8 +13,8 @@ from collections.abc import Callable
 
 from shardonnay.errors import ShardonnayError
 from shardonnay.ir.core import Module
+from shardonnay.ops.rules import populate_rules
 from shardonnay.passes import register_pass, run_pipeline
-from shardonnay.propagation.rules import populate_rules
 from shardonnay.propagation.sharding_store import EdgeChoice
 
 Step = Callable[[Module], None]

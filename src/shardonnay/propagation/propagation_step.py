@@ -44,9 +44,8 @@ from shardonnay.propagation.factor_propagation import (
     propagate_op,
 )
 from shardonnay.propagation.op_priority import Directions
-from shardonnay.propagation.rules import RuleBuilder
 from shardonnay.sharding import TensorSharding
-from shardonnay.sharding_rule import OpShardingRule
+from shardonnay.sharding_rule import OpShardingRule, RuleBuilder
 
 __all__ = ["StepOutcomes", "identity_rule"]
 

@@ -49,6 +49,7 @@ from shardonnay.errors import ShardingError
 from shardonnay.ir.core import Func, Module, Op, Value
 from shardonnay.ir.types import TensorType
 from shardonnay.mesh import Mesh
+from shardonnay.ops.rules import rule_for
 from shardonnay.propagation.data_flow import (
     DATA_FLOW_OPS,
     DataFlowEdge,
@@ -56,7 +57,6 @@ from shardonnay.propagation.data_flow import (
     erase_manual_axes,
 )
 from shardonnay.propagation.op_priority import Item, is_elementwise
-from shardonnay.propagation.rules import rule_for
 from shardonnay.propagation.write_back import SHARDING
 from shardonnay.sharding import TensorSharding, TensorShardingPerValue
 from shardonnay.sharding_rule import OpShardingRule

@@ -219,7 +219,7 @@ def _module(
     from shardonnay.ir.attributes import IntegerAttr
     from shardonnay.ir.builder import Builder
     from shardonnay.ir.types import TensorType
-    from shardonnay.propagation.rules import RULE_ATTRIBUTE
+    from shardonnay.ops.rules import RULE_ATTRIBUTE
     from shardonnay.propagation.write_back import open_sharding
 
     notes = []

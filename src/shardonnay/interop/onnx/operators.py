@@ -32,8 +32,7 @@ from typing import Any
 import numpy as np
 
 from shardonnay.errors import UnsupportedOpError
-from shardonnay.propagation.rules import RuleBuilder
-from shardonnay.sharding_rule import OpShardingRule
+from shardonnay.sharding_rule import OpShardingRule, RuleBuilder
 
 __all__ = ["FAMILIES", "family", "node_rule", "reduction_kind"]
 
@@ -360,7 +359,7 @@ def _reshape(n: _Node) -> RuleBuilder:
     """The rule of `stablehlo.reshape` between the same shapes."""
     from shardonnay.ir.builder import Builder
     from shardonnay.ir.types import TensorType
-    from shardonnay.propagation.rules import rule_for
+    from shardonnay.ops.rules import rule_for
 
     x, y = n.inputs[0], n.outputs[0]
     module = Builder.module()

@@ -61,11 +61,11 @@ from shardonnay.ir.types import TensorType
 from shardonnay.ir.verifier import verify
 from shardonnay.layout import equivalent
 from shardonnay.mesh import Mesh
+from shardonnay.ops.rules import rule_for
 from shardonnay.partitioner.analysis.cost import SDY_COLLECTIVES
 from shardonnay.partitioner.halo.need import op_need
 from shardonnay.partitioner.local.factors import is_elementwise
 from shardonnay.propagation.checks.shard_by_shard import Verdict, check_shard_by_shard
-from shardonnay.propagation.rules import rule_for
 from shardonnay.runtime.interpreter import Interpreter
 from shardonnay.sharding import TensorSharding
 from shardonnay.syntax.mlir_writer import OpPrinter

@@ -39,6 +39,7 @@ from shardonnay.errors import PartitionError
 from shardonnay.ir.core import Op, Region, Value
 from shardonnay.ir.types import TensorType
 from shardonnay.layout import equivalent
+from shardonnay.ops.rules import rule_for
 from shardonnay.partitioner.local import collectives as local_collectives
 from shardonnay.partitioner.local.context import LocalContext
 from shardonnay.partitioner.local.factors import (
@@ -57,7 +58,6 @@ from shardonnay.partitioner.local.ops import indexing as local_indexing
 from shardonnay.partitioner.local.ops import positional as local_ops
 from shardonnay.partitioner.local.ops import reduce as local_reduce
 from shardonnay.partitioner.local.ops.halo import HALO_OPS, halo, masked_update
-from shardonnay.propagation.rules import rule_for
 
 # Lowerings for any shards.
 _ALWAYS = {

@@ -33,10 +33,10 @@ from shardonnay.ops.chlo import ElementwiseOp as ChloElementwiseOp
 from shardonnay.ops.elementwise import ElementwiseOp
 from shardonnay.ops.linalg import i64_list, padding_pairs
 from shardonnay.ops.registry import lookup
+from shardonnay.ops.rules import rule_for
 from shardonnay.partitioner.local.context import I64, LocalContext, axes_size, partition_error
 from shardonnay.partitioner.local.layout import gather_dims, slice_dims, spread
 from shardonnay.propagation.projection import project_tensor
-from shardonnay.propagation.rules import rule_for
 from shardonnay.sharding import DimSharding, TensorSharding
 from shardonnay.sharding_rule import OpShardingRule
 

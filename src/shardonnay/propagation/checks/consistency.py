@@ -59,12 +59,12 @@ from shardonnay.errors import ShardingError, ShardonnayError
 from shardonnay.ir.core import Block, Module, Op, Value
 from shardonnay.ir.types import TensorType, Type
 from shardonnay.mesh import Mesh
+from shardonnay.ops.rules import rule_for
 from shardonnay.propagation.checks.annotations import annotation_changes
 from shardonnay.propagation.checks.shard_by_shard import Verdict, check_shard_by_shard
 from shardonnay.propagation.driver import DataFlowEdge, Strategy, erase_manual_axes, propagate
 from shardonnay.propagation.importing.sharding_groups import get_sharding
 from shardonnay.propagation.importing.validation import PropagationWarning
-from shardonnay.propagation.rules import rule_for
 from shardonnay.runtime.interpreter import Interpreter
 from shardonnay.sharding import TensorSharding, TensorShardingPerValue, placement_sharding
 from shardonnay.syntax.mlir_writer import OpPrinter

@@ -48,7 +48,7 @@ from shardonnay.ir.types import TensorType
 from shardonnay.layout import local_shape, shard, unshard
 from shardonnay.mesh import Mesh
 from shardonnay.ops.reduction import reduction_of
-from shardonnay.propagation.rules import rule_for
+from shardonnay.ops.rules import rule_for
 from shardonnay.runtime.interpreter import Interpreter
 from shardonnay.sharding import DimSharding, TensorSharding
 from shardonnay.sharding_rule import OpShardingRule, factor_symbol

@@ -62,6 +62,7 @@ from shardonnay.ir.core import Module, Op
 from shardonnay.ir.types import TensorType
 from shardonnay.layout import shard, unshard
 from shardonnay.mesh import Mesh
+from shardonnay.ops.rules import rule_for
 from shardonnay.propagation.checks.rule_check import (
     RuleError,
     compare_results,
@@ -71,7 +72,6 @@ from shardonnay.propagation.checks.rule_check import (
     run_op,
 )
 from shardonnay.propagation.projection import ShardingProjection
-from shardonnay.propagation.rules import rule_for
 from shardonnay.runtime.interpreter import Interpreter
 from shardonnay.sharding import DimSharding, TensorSharding
 from shardonnay.sharding_rule import OpShardingRule, factor_symbol

@@ -44,8 +44,8 @@ from shardonnay.errors import ShardingError
 from shardonnay.ir.core import Func, Module, Op, Value
 from shardonnay.ir.verifier import verify
 from shardonnay.ops.registry import is_registered
+from shardonnay.ops.rules import rule_for
 from shardonnay.propagation.importing.sharding_groups import get_sharding
-from shardonnay.propagation.rules import rule_for
 from shardonnay.sharding import TensorSharding
 
 __all__ = ["PropagationWarning", "validate_for_propagation"]

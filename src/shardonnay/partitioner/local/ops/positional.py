@@ -35,6 +35,7 @@ from shardonnay.ir.core import Op, Region, Value
 from shardonnay.ir.types import TensorType
 from shardonnay.ops.convolution import conv_dimensions
 from shardonnay.ops.linalg import i64_list, padding_pairs
+from shardonnay.ops.rules import rule_for
 from shardonnay.partitioner.local.context import (
     I64,
     LocalContext,
@@ -44,7 +45,6 @@ from shardonnay.partitioner.local.context import (
     partition_error,
 )
 from shardonnay.partitioner.local.factors import plan_factors
-from shardonnay.propagation.rules import rule_for
 
 SHARDING = "sdy.sharding"
 

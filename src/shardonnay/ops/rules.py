@@ -1,4 +1,4 @@
-"""Where an op's sharding rule comes from, and how rules are built.
+"""Where an op's sharding rule comes from.
 
 `rule_for(op)` is the one lookup every pass uses, in this order:
 
@@ -9,40 +9,29 @@
 
 `rule_for(op, conservative=True)` gives the rule Shardy's propagation uses with
 `conservative-propagation=true`: no propagation through the dims that would
-need data to move between devices (see `conservative_rule`).
+need data to move between devices (see `conservative_rule`). Rules are built
+with `shardonnay.sharding_rule.RuleBuilder`.
 
-`RuleBuilder` assembles a rule factor by factor, the way Shardy's
-`OpShardingRuleBuilder` does, so that factors get the same letters as in
-Shardy's output. A matmul `[8, 32] x [32, 16] -> [8, 16]`:
-
+>>> from shardonnay.ir.core import Op, Value
 >>> from shardonnay.ir.types import TensorType
->>> b = RuleBuilder([(8, 32), (32, 16)], [(8, 16)])
->>> b.add_factor([0, None], [0], 8).add_factor([None, 1], [1], 16)
-RuleBuilder(3 tensors, 2 factors)
->>> print(b.add_factor([1, 0], [None], 32, kind="reduction").build())
-#sdy.op_sharding_rule<([i, k], [k, j])->([i, j]) {i=8, j=16, k=32} reduction={k}>
+>>> x = Value(TensorType((8, 4), "f32"))
+>>> print(rule_for(Op("stablehlo.negate", [x], [x.type])))
+#sdy.op_sharding_rule<([i, j])->([i, j]) {i=8, j=4}>
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Callable
 
-from shardonnay.errors import ShardingError
-from shardonnay.ir.types import TensorType
+from shardonnay.ir.core import Module, Op
+from shardonnay.ops.convolution import conv_dimensions
 from shardonnay.ops.registry import lookup
-from shardonnay.sharding_rule import OpShardingRule
+from shardonnay.ops.shape import int_attr
+from shardonnay.sharding_rule import RULE_ATTRIBUTE, OpShardingRule
 
-if TYPE_CHECKING:
-    from shardonnay.ir.core import Module, Op
-
-RuleFunction = Callable[["Op"], "OpShardingRule | None"]
+RuleFunction = Callable[[Op], "OpShardingRule | None"]
 
 _USER_RULES: dict[str, RuleFunction] = {}
-
-RULE_ATTRIBUTE = "sdy.sharding_rule"
-
-_KINDS = ("pass_through", "reduction", "need_replication", "permutation")
 
 
 def register_rule(name: str) -> Callable[[RuleFunction], RuleFunction]:
@@ -178,15 +167,11 @@ def _block_moving_factors(op: Op, rule: OpShardingRule) -> OpShardingRule:
 
 
 def _concatenated_dims(op: Op) -> list[tuple[int, ...]]:
-    from shardonnay.ops.shape import int_attr
-
     dim = int_attr(op, "dimension")
     return [(dim,)] * (len(op.operands) + len(op.results))
 
 
 def _spatial_dims(op: Op) -> list[tuple[int, ...]]:
-    from shardonnay.ops.convolution import conv_dimensions
-
     dims = conv_dimensions(op)
     return [dims.input_spatial, dims.kernel_spatial, dims.output_spatial]
 
@@ -250,90 +235,3 @@ _CONSERVATIVE_CHANGES: dict[str, Callable[[Op, OpShardingRule], OpShardingRule]]
     "stablehlo.concatenate": _unshared_dims(_concatenated_dims),
     "stablehlo.convolution": _unshared_dims(_spatial_dims),
 }
-
-
-class RuleBuilder:
-    """Builds an `OpShardingRule` for tensors of the given shapes.
-
-    Each `add_factor` adds one factor: for every operand and result, the dim it
-    maps to (`None`: the factor does not appear in that tensor). Adding a
-    second factor to a dim makes that dim compound, the new factor minor.
-    """
-
-    __slots__ = ("_kinds", "blocked", "operand_shapes", "result_shapes", "sizes", "tensors")
-
-    def __init__(
-        self, operand_shapes: Sequence[Sequence[int]], result_shapes: Sequence[Sequence[int]]
-    ):
-        self.operand_shapes = [tuple(s) for s in operand_shapes]
-        self.result_shapes = [tuple(s) for s in result_shapes]
-        shapes = self.operand_shapes + self.result_shapes
-        self.tensors: list[list[list[int]]] = [[[] for _ in s] for s in shapes]
-        self.sizes: list[int] = []
-        self._kinds: list[str] = []
-        self.blocked: list[int] = []
-
-    @classmethod
-    def for_op(cls, op: Op) -> RuleBuilder:
-        """A builder for `op`'s operand and result tensor shapes."""
-        shapes = []
-        for v in [*op.operands, *op.results]:
-            if not isinstance(v.type, TensorType):
-                raise ShardingError(f"{op.name}: sharding rules need tensor types, not {v.type}")
-            shapes.append(v.type.shape)
-        n = len(op.operands)
-        return cls(shapes[:n], shapes[n:])
-
-    def add_factor(
-        self,
-        operand_dims: Sequence[int | None],
-        result_dims: Sequence[int | None],
-        size: int,
-        *,
-        kind: str = "pass_through",
-        blocked: bool = False,
-    ) -> RuleBuilder:
-        if kind not in _KINDS:
-            raise ValueError(f"unknown factor kind {kind!r}")
-        dims = [*operand_dims, *result_dims]
-        if len(dims) != len(self.tensors):
-            raise ValueError(
-                f"a factor needs a dim (or None) for each of {len(self.tensors)} tensors"
-            )
-        index = len(self.sizes)
-        for tensor, dim in zip(self.tensors, dims, strict=True):
-            if dim is not None:
-                tensor[dim].append(index)
-        self.sizes.append(size)
-        self._kinds.append(kind)
-        if blocked:
-            self.blocked.append(index)
-        return self
-
-    def add_pointwise(self, shape: Sequence[int]) -> RuleBuilder:
-        """One factor per dim of `shape`, mapped to that dim of every tensor."""
-        n_operands, n_results = len(self.operand_shapes), len(self.result_shapes)
-        for d, size in enumerate(shape):
-            self.add_factor([d] * n_operands, [d] * n_results, size)
-        return self
-
-    def build(self, *, is_custom: bool = False) -> OpShardingRule:
-        n = len(self.operand_shapes)
-        mappings = [tuple(tuple(dim) for dim in t) for t in self.tensors]
-
-        def of_kind(kind: str) -> tuple[int, ...]:
-            return tuple(i for i, k in enumerate(self._kinds) if k == kind)
-
-        return OpShardingRule(
-            tuple(self.sizes),
-            tuple(mappings[:n]),
-            tuple(mappings[n:]),
-            reduction_factors=of_kind("reduction"),
-            need_replication_factors=of_kind("need_replication"),
-            permutation_factors=of_kind("permutation"),
-            blocked_propagation_factors=tuple(self.blocked),
-            is_custom=is_custom,
-        )
-
-    def __repr__(self) -> str:
-        return f"RuleBuilder({len(self.tensors)} tensors, {len(self.sizes)} factors)"
