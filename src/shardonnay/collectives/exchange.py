@@ -34,7 +34,7 @@ import numpy as np
 
 from shardonnay.axes import AxisRef
 from shardonnay.errors import PartitionError
-from shardonnay.ir.element_values import highest, lowest
+from shardonnay.ir.element_values import identity
 from shardonnay.layout import device_slices, local_shape
 from shardonnay.mesh import Mesh
 from shardonnay.sharding import TensorSharding
@@ -219,10 +219,10 @@ class Exchange:
         for phase in self.phases:
             dtype = np.result_type(*(np.asarray(b).dtype for b in current.values()))
             new = {d: np.zeros(shape, dtype=dtype) for d, shape in phase.shapes.items()}
-            identity = reduction_identity(self.reduction, dtype)
-            if identity != 0:
+            neutral = identity(self.reduction, dtype)
+            if neutral != 0:
                 for d, index in phase.fills.items():
-                    new[d][index] = identity
+                    new[d][index] = neutral
             combine = _COMBINE[self.reduction]
             for t in phase.transfers:
                 data = np.asarray(current[t.src])[t.src_index]
@@ -395,13 +395,6 @@ def _slabs(extents: Sequence[int], parts: int) -> list[tuple[slice, ...] | None]
         slab = tuple([*full[:dim], slice(lo, hi), *full[dim + 1 :]])
         out.append(slab if lo < hi and all(extents) else None)
     return out
-
-
-def reduction_identity(reduction: str, dtype: np.dtype):
-    """0 for sum; the lowest (highest) value of `dtype` for max (min)."""
-    if reduction == "sum":
-        return 0
-    return lowest(dtype) if reduction == "max" else highest(dtype)
 
 
 _COMBINE = {"sum": np.add, "max": np.maximum, "min": np.minimum}

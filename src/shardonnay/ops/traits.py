@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from shardonnay.ir.element_values import highest, lowest, value_kind
+from shardonnay.ir.element_values import identity
 from shardonnay.ops.registry import is_registered, lookup, registered_names, registered_traits
 
 if TYPE_CHECKING:
@@ -174,39 +174,15 @@ class Combiner:
     idempotent: bool = False
 
     def identity(self, dtype) -> np.generic:
-        """The value `e` of `dtype` with `op(e, x) == x` for every `x`.
-        For a float sum it is `-0.0`, the one zero that keeps the sign of
-        every `x` (`-0.0 + 0.0` is `0.0`, `-0.0 + -0.0` is `-0.0`); for a
-        maximum (minimum) the lowest (highest) value of `dtype`
-        (`shardonnay.ir.element_values`: bfloat16 is a float, the complex
-        numbers ordered lexicographically).
+        """The value `e` of `dtype` with `op(e, x) == x` for every `x`
+        (`shardonnay.ir.element_values.identity`: -0.0 for a float sum, all
+        bits set for `and`, the lowest value for a maximum, ...).
 
         >>> import ml_dtypes
-        >>> [float(Combiner(k).identity(ml_dtypes.bfloat16)) for k in ("sum", "max", "product")]
-        [-0.0, -inf, 1.0]
-        >>> Combiner("max").identity("complex64")
-        np.complex64(-inf-infj)
+        >>> float(Combiner("sum").identity(ml_dtypes.bfloat16))
+        -0.0
         """
-        dtype = np.dtype(dtype)
-        kind = value_kind(dtype)
-        if self.kind == "sum":
-            return _of(dtype, complex(-0.0, -0.0) if kind == "c" else -0.0 if kind == "f" else 0)
-        if self.kind in ("or", "xor"):
-            return _of(dtype, 0)
-        if self.kind == "product":
-            return _of(dtype, 1)
-        if self.kind == "and" and kind in "biu":
-            return np.True_ if kind == "b" else ~dtype.type(0)
-        if self.kind == "max":
-            return _of(dtype, lowest(dtype))
-        if self.kind == "min":
-            return _of(dtype, highest(dtype))
-        raise ValueError(f"a combiner of kind {self.kind!r} has no identity on {dtype}")
-
-
-def _of(dtype: np.dtype, value) -> np.generic:
-    """`value` as a scalar of `dtype`."""
-    return np.array(value).astype(dtype)[()]
+        return identity(self.kind, dtype)
 
 
 @dataclass(frozen=True)
