@@ -51,6 +51,7 @@ from shardonnay.ir.attributes import IntegerAttr, dict_str
 from shardonnay.ir.core import Block, Module, Op, Value
 from shardonnay.ir.naming import find_value, value_names
 from shardonnay.ir.shardings import sharding_of
+from shardonnay.pipeline import propagation_pipeline
 from shardonnay.propagation.debugging.origins import sharding_origins
 from shardonnay.propagation.debugging.recording import (
     ORIGIN_NAME,
@@ -610,8 +611,6 @@ def explain_propagation(module: Module, *, pipeline: bool = False, **options: An
         name_origin_sources(named)
     recorded: dict[Value, Value] = {}
     if pipeline:
-        from shardonnay.pipeline import propagation_pipeline
-
         recorder: Recorder = _PipelineRecorder()
         result = propagation_pipeline(named, recorder=recorder, **options)
         recorded = recorder.exported(result)

@@ -1,10 +1,13 @@
-"""Shardy's pass names, so that `shardonnay opt` runs Shardy-style pipelines.
+"""Shardy's passes by their names, so that `shardonnay opt` runs Shardy-style pipelines.
 
 A pipeline is MLIR's textual form: `builtin.module(PASS, func.func(PASS{opt=value}))`.
 Passes nested in `func.func(...)` are function passes; shardonnay runs them on
-the whole module (each transforms every function the same way). Each pass
-declares its options with their defaults, as Shardy declares them; an option
-it does not have, or a flag that is neither `true` nor `false`, is an error.
+the whole module (each transforms every function the same way). `PASSES` is
+the table of every pass: its Shardy name, the function that runs it
+(`fn(module, options) -> module`, on a copy of its input) and its options
+with their defaults, as Shardy declares them; an option a pass does not
+have, or a flag that is neither `true` nor `false`, is an error. A new pass
+is a function in the module of its phase and a row in `PASSES`.
 
 >>> parse_pipeline("builtin.module(func.func(sdy-populate-op-sharding-rules))")
 [PassSpec(name='sdy-populate-op-sharding-rules', options={})]
@@ -14,15 +17,26 @@ it does not have, or a flag that is neither `true` nor `false`, is an error.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from shardonnay.errors import ShardonnayError
+from shardonnay import pipeline
+from shardonnay.errors import PartitionError, ShardonnayError
+from shardonnay.export import passes as export_passes
 from shardonnay.ir.core import Module
+from shardonnay.partitioner.local.convert import convert_global_to_local
+from shardonnay.propagation import passes as propagation_passes
+from shardonnay.propagation.checks.unreduced_axes import verify_unreduced_axes
+from shardonnay.propagation.importing import call_graph, constants, data_flow_edges, mesh_passes
+from shardonnay.propagation.importing import sharding_constraints as constraints
+from shardonnay.propagation.importing.flatten_call_graph import flatten_call_graph
+from shardonnay.propagation.module_edits import drop_sharding_rules
 from shardonnay.syntax.cursor import Cursor
 
 PassFunction = Callable[[Module, dict[str, str]], Module]
+Step = Callable[[Module], None]
 
 
 @dataclass(frozen=True)
@@ -32,10 +46,9 @@ class RegisteredPass:
 
     name: str
     run: PassFunction
-    defaults: Mapping[str, str]
+    defaults: Mapping[str, str] = field(default_factory=dict)
 
 
-_PASSES: dict[str, RegisteredPass] = {}
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*")
 _OPTION_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_\-]*")
 _PLAIN_VALUE = re.compile(r"[^\s{}]*")
@@ -47,33 +60,18 @@ class PassSpec:
     options: dict[str, str] = field(default_factory=dict)
 
 
-def register_pass(
-    name: str, options: Mapping[str, str] | None = None
-) -> Callable[[PassFunction], PassFunction]:
-    """Registers `fn(module, options) -> module` under Shardy's pass `name`,
-    with the options (name -> default value) the pass accepts. `fn` gets
-    every option, the defaults filled in."""
-
-    def decorate(fn: PassFunction) -> PassFunction:
-        _PASSES[name] = RegisteredPass(name, fn, dict(options or {}))
-        return fn
-
-    return decorate
-
-
 def pass_options(name: str) -> dict[str, str]:
     """The options of the pass `name` and their defaults.
 
     >>> pass_options("sdy-insert-explicit-reshards")
     {'enable-full-version': 'false'}
     """
-    _load()
     return dict(_registered(name).defaults)
 
 
 def known_passes() -> list[str]:
-    _load()
-    return sorted(_PASSES)
+    """The names of every pass, sorted."""
+    return sorted(PASSES)
 
 
 def parse_pipeline(text: str) -> list[PassSpec]:
@@ -133,11 +131,11 @@ def _option_value(cursor: Cursor) -> str:
 
 
 def _registered(name: str) -> RegisteredPass:
-    if name not in _PASSES:
+    if name not in PASSES:
         raise ShardonnayError(
             f"unknown pass '{name}'; shardonnay implements: {', '.join(known_passes())}"
         )
-    return _PASSES[name]
+    return PASSES[name]
 
 
 def _with_defaults(spec: PassSpec) -> dict[str, str]:
@@ -159,24 +157,233 @@ def _with_defaults(spec: PassSpec) -> dict[str, str]:
 
 def run_pipeline(module: Module, pipeline: str) -> Module:
     """Runs the passes of `pipeline` in order and returns the resulting module."""
-    _load()
     specs = [(spec, _with_defaults(spec)) for spec in parse_pipeline(pipeline)]
     for spec, options in specs:
-        module = _PASSES[spec.name].run(module, options)
+        module = PASSES[spec.name].run(module, options)
     return module
 
 
-def _load() -> None:
-    import shardonnay.export.passes  # (registers the partitioning passes)
-    import shardonnay.propagation.passes  # noqa: F401  (registers the propagation passes)
+# -- the passes --------------------------------------------------------------------------
+
+
+def _in_place(step: Step) -> PassFunction:
+    """The pass that runs `step` on a copy of its input (it has no options)."""
+
+    def run(module: Module, options: dict[str, str]) -> Module:
+        module = module.copy()
+        step(module)
+        return module
+
+    return run
+
+
+def _propagation_pipeline(module: Module, options: dict[str, str]) -> Module:
+    return pipeline.propagation_pipeline(
+        module,
+        strategy=options["propagation-strategy"],  # type: ignore[arg-type]
+        conservative=options["conservative-propagation"] == "true",
+        debug_origins=options["debug-sharding-origins"] == "true",
+        debug_edges=options["debug-propagation-edge-sharding"] == "true",
+    )
+
+
+def _convert_global_to_local(module: Module, options: dict[str, str]) -> Module:
+    chosen = [name for name, value in options.items() if value == "true"]
+    if chosen:
+        raise PartitionError(
+            f"sdy-convert-global-to-local: shardonnay writes every collective one way; "
+            f"{', '.join(chosen)} must stay false"
+        )
+    return convert_global_to_local(module)
+
+
+IMPORT_PIPELINE = (
+    "symbol-dce,sdy-lift-inlined-meshes,sdy-remove-size-one-axes,"
+    "sdy-propagate-sharding-from-func-to-call,sdy-constant-or-scalar-splitter,symbol-dce,"
+    "sdy-manual-axes-cleanup,sdy-add-data-flow-edges"
+)
+EXPORT_PIPELINE = (
+    "func.func(sdy-constant-or-scalar-merger),func.func(sdy-sink-data-flow-edges),"
+    "sdy-remove-sharding-groups,func.func(sdy-sharding-constraint-to-reshard),"
+    "sdy-update-non-divisible-input-output-shardings,"
+    "sdy-remove-sub-axes-in-input-output-shardings,sdy-close-shardings,"
+    "func.func(sdy-insert-explicit-reshards),canonicalize,func.func(sdy-drop-sharding-rules)"
+)
+
+
+def _import_pipeline(module: Module, options: dict[str, str]) -> Module:
+    return run_pipeline(module, f"builtin.module({IMPORT_PIPELINE})")
+
+
+def _export_pipeline(module: Module, options: dict[str, str]) -> Module:
+    return run_pipeline(module, f"builtin.module({EXPORT_PIPELINE})")
+
+
+_FALSE = "false"
+_DEBUG = {"debug-propagation-edge-sharding": _FALSE, "debug-sharding-origins": _FALSE}
+_BASIC = {
+    "conservative-propagation": _FALSE,
+    **_DEBUG,
+    "keep-sharding-rules": _FALSE,
+    "module-dump-directory": "",
+}
+_AGGRESSIVE = {**_BASIC, "propagation-strategy": "aggressive"}
+_OP_PRIORITY = {**_AGGRESSIVE, "run-op-priority-propagation": "true"}
+_CANONICALIZE = {
+    "cse-between-iterations": _FALSE,
+    "enable-patterns": "{sdy-collective}",
+    "max-iterations": "10",
+    "max-num-rewrites": "-1",
+    "region-simplify": "aggressive",
+    "test-convergence": _FALSE,
+    "top-down": _FALSE,
+}
+
+#: Every pass by its Shardy name, in the order of Shardy's phases.
+PASSES: Mapping[str, RegisteredPass] = {
+    p.name: p
+    for p in (
+        # -- import
+        RegisteredPass("symbol-dce", _in_place(call_graph.symbol_dce)),
+        RegisteredPass("sdy-lift-inlined-meshes", _in_place(mesh_passes.lift_inlined_meshes)),
+        RegisteredPass("sdy-inline-meshes", _in_place(mesh_passes.inline_meshes)),
+        RegisteredPass("sdy-remove-size-one-axes", _in_place(pipeline.remove_size_one_axes)),
+        RegisteredPass(
+            "sdy-propagate-sharding-from-func-to-call",
+            _in_place(call_graph.propagate_sharding_from_func_to_call),
+        ),
+        RegisteredPass(
+            "sdy-constant-or-scalar-splitter", _in_place(constants.constant_or_scalar_splitter)
+        ),
+        RegisteredPass("sdy-manual-axes-cleanup", _in_place(pipeline.manual_axes_cleanup)),
+        RegisteredPass("sdy-add-data-flow-edges", _in_place(data_flow_edges.add_data_flow_edges)),
+        RegisteredPass(
+            "sdy-add-func-data-flow-edges", _in_place(data_flow_edges.add_func_data_flow_edges)
+        ),
+        RegisteredPass("sdy-flatten-call-graph", _in_place(flatten_call_graph)),
+        RegisteredPass(
+            "sdy-import-func-calls",
+            propagation_passes.sdy_import_func_calls,
+            {"add-data-flow-edges-on-named-computations": "true"},
+        ),
+        RegisteredPass(
+            "sdy-apply-sharding-constraints",
+            _in_place(
+                functools.partial(
+                    constraints.apply_sharding_constraints,
+                    identity_rules=True,
+                    explicit_edges=True,
+                )
+            ),
+            _DEBUG,
+        ),
+        RegisteredPass("sdy-sharding-group-import", _in_place(pipeline.sharding_group_import)),
+        RegisteredPass("sdy-pre-order-funcs", _in_place(call_graph.pre_order_funcs)),
+        # -- propagation
+        RegisteredPass(
+            "sdy-populate-op-sharding-rules",
+            propagation_passes.sdy_populate_op_sharding_rules,
+            {"conservative-propagation": _FALSE},
+        ),
+        RegisteredPass("sdy-basic-propagate", propagation_passes.sdy_basic_propagate, _BASIC),
+        RegisteredPass(
+            "sdy-aggressive-propagate", propagation_passes.sdy_aggressive_propagate, _AGGRESSIVE
+        ),
+        RegisteredPass(
+            "sdy-op-priority-propagate", propagation_passes.sdy_op_priority_propagate, _OP_PRIORITY
+        ),
+        RegisteredPass(
+            "sdy-user-priority-propagate",
+            propagation_passes.sdy_user_priority_propagate,
+            _OP_PRIORITY,
+        ),
+        # -- export
+        RegisteredPass(
+            "sdy-export-named-computations", propagation_passes.sdy_export_named_computations
+        ),
+        RegisteredPass(
+            "sdy-propagate-to-func-results", _in_place(call_graph.propagate_to_func_results)
+        ),
+        RegisteredPass(
+            "sdy-unflatten-call-graph",
+            propagation_passes.sdy_unflatten_call_graph,
+            {"dedup-functions-fully": _FALSE},
+        ),
+        RegisteredPass(
+            "sdy-insert-func-call-reshards", _in_place(call_graph.insert_func_call_reshards)
+        ),
+        RegisteredPass(
+            "sdy-constant-or-scalar-merger", _in_place(constants.constant_or_scalar_merger)
+        ),
+        RegisteredPass(
+            "sdy-sink-data-flow-edges",
+            _in_place(data_flow_edges.sink_data_flow_edges),
+            {
+                "sink-debug-propagation-edge-sharding": _FALSE,
+                "sink-debug-sharding-origins": _FALSE,
+            },
+        ),
+        RegisteredPass(
+            "sdy-sink-func-data-flow-edges", _in_place(data_flow_edges.sink_func_data_flow_edges)
+        ),
+        RegisteredPass("sdy-remove-sharding-groups", _in_place(pipeline.remove_sharding_groups)),
+        RegisteredPass(
+            "sdy-sharding-constraint-to-reshard",
+            _in_place(constraints.sharding_constraint_to_reshard),
+        ),
+        RegisteredPass(
+            "sdy-update-non-divisible-input-output-shardings",
+            _in_place(pipeline.update_non_divisible_input_output_shardings),
+        ),
+        RegisteredPass(
+            "sdy-remove-sub-axes-in-input-output-shardings",
+            _in_place(pipeline.remove_sub_axes_in_input_output_shardings),
+        ),
+        RegisteredPass("sdy-close-shardings", _in_place(pipeline.close_shardings)),
+        RegisteredPass(
+            "sdy-insert-explicit-reshards",
+            export_passes.sdy_insert_explicit_reshards,
+            {"enable-full-version": _FALSE},
+        ),
+        RegisteredPass(
+            "sdy-reshard-to-collectives",
+            export_passes.sdy_reshard_to_collectives,
+            {"keep-redundant-reshards": _FALSE},
+        ),
+        RegisteredPass(
+            "sdy-convert-global-to-local",
+            _convert_global_to_local,
+            {
+                "combine-multi-dimension-reduce-scatter": _FALSE,
+                "enable-rgv3": _FALSE,
+                "per-dim-all-gather": _FALSE,
+            },
+        ),
+        RegisteredPass("sdy-drop-sharding-rules", _in_place(drop_sharding_rules)),
+        RegisteredPass("sdy-drop-sharding-and-mesh", _in_place(mesh_passes.drop_sharding_and_mesh)),
+        RegisteredPass(
+            "sdy-remove-propagation-debug-info", _in_place(pipeline.remove_propagation_debug_info)
+        ),
+        RegisteredPass("sdy-verify-unreduced-axes", _in_place(verify_unreduced_axes)),
+        RegisteredPass("canonicalize", _in_place(pipeline.canonicalize), _CANONICALIZE),
+        # -- the pipelines
+        RegisteredPass("sdy-import-pipeline", _import_pipeline),
+        RegisteredPass(
+            "sdy-propagation-pipeline",
+            _propagation_pipeline,
+            {"propagation-strategy": "aggressive", "conservative-propagation": _FALSE, **_DEBUG},
+        ),
+        RegisteredPass("sdy-export-pipeline", _export_pipeline),
+    )
+}
 
 
 __all__ = [
+    "PASSES",
     "PassSpec",
     "RegisteredPass",
     "known_passes",
     "parse_pipeline",
     "pass_options",
-    "register_pass",
     "run_pipeline",
 ]

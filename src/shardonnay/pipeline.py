@@ -58,7 +58,11 @@ from shardonnay.ir.attributes import IntegerAttr
 from shardonnay.ir.core import Module, Op, Value
 from shardonnay.ir.types import TensorType
 from shardonnay.mesh import Mesh
-from shardonnay.propagation.debugging.origin_attributes import propagate_with_origins
+from shardonnay.propagation.debugging.origin_attributes import (
+    debug_recorder,
+    propagate_with_origins,
+    save_origins,
+)
 from shardonnay.propagation.driver import (
     drop_sharding_rules,
     erase_dead_ops,
@@ -141,8 +145,6 @@ def propagation_pipeline(
     sharding_group_import(module)
     pre_order_funcs(module)
     if debug_origins or debug_edges:
-        from shardonnay.propagation.debugging.origin_attributes import debug_recorder
-
         recorder = debug_recorder(module, origins=debug_origins, edges=debug_edges)
     module = propagate_pass(
         module,
@@ -154,8 +156,6 @@ def propagation_pipeline(
         recorder=recorder,
     )
     if debug_origins or debug_edges:
-        from shardonnay.propagation.debugging.origin_attributes import save_origins
-
         save_origins(
             recorder, sink_named_computations=False, origins=debug_origins, edges=debug_edges
         )

@@ -7,11 +7,11 @@ import sys
 import textwrap
 
 from shardonnay.cli.inputs import read_modules
+from shardonnay.passes import known_passes, run_pipeline
+from shardonnay.propagation.debugging.origin_attributes import with_debug_origins
 
 
 def add_command(commands: argparse._SubParsersAction) -> None:
-    from shardonnay.passes import known_passes
-
     description = (
         "Run a pipeline of Shardy's passes, named as Shardy names them, on an MLIR program "
         "and print the result, e.g. --pass-pipeline "
@@ -40,13 +40,9 @@ def add_command(commands: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from shardonnay.passes import run_pipeline
-
     modules = read_modules(args)
     pipeline = args.pass_pipeline
     if args.debug_origins:
-        from shardonnay.propagation.debugging.origin_attributes import with_debug_origins
-
         pipeline = with_debug_origins(pipeline)
     texts = [run_pipeline(module, pipeline).to_text() for module in modules]
     sys.stdout.write("// -----\n".join(texts))

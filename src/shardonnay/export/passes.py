@@ -1,54 +1,47 @@
-"""Shardy's partitioning passes, by their Shardy names (see `shardonnay.passes`).
+"""Shardy's export passes with options, as pass functions: `fn(module,
+options) -> module`, `options` holding every option of the pass by its
+Shardy name (the defaults filled in, see the table of `shardonnay.passes`).
 
-`func.func(sdy-insert-explicit-reshards{enable-full-version=true})` runs the
-full version; without the option (or `=false`) the limited one that ends
-`sdy-propagation-pipeline`. `func.func(sdy-reshard-to-collectives)` lowers
-every `sdy.reshard` to collectives.
+`sdy-insert-explicit-reshards{enable-full-version=true}` runs the full
+version; without the option (or `=false`) the limited one that ends
+`sdy-propagation-pipeline`. `sdy-reshard-to-collectives` lowers every
+`sdy.reshard` to collectives.
+
+>>> from shardonnay.syntax.mlir_reader import parse_module
+>>> module = parse_module('''
+... sdy.mesh @mesh = <["x"=2]>
+... func.func @main(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>})
+...     -> (tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}]>}) {
+...   %0 = sdy.reshard %arg0 <@mesh, [{}]> : tensor<8xf32>
+...   return %0 : tensor<8xf32>
+... }''')
+>>> out = sdy_reshard_to_collectives(module, {"keep-redundant-reshards": "false"})
+>>> out.functions[0].body.ops[0].name
+'sdy.all_gather'
 """
 
 from __future__ import annotations
 
+from shardonnay.errors import PartitionError
+from shardonnay.export.explicit_reshards import insert_explicit_reshards
+from shardonnay.export.reshard_to_collectives import reshard_to_collectives
 from shardonnay.ir.core import Module
-from shardonnay.passes import register_pass
+
+__all__ = ["sdy_insert_explicit_reshards", "sdy_reshard_to_collectives"]
 
 
-@register_pass("sdy-insert-explicit-reshards", {"enable-full-version": "false"})
-def _insert_explicit_reshards(module: Module, options: dict[str, str]) -> Module:
-    from shardonnay.export.explicit_reshards import insert_explicit_reshards
-
+def sdy_insert_explicit_reshards(module: Module, options: dict[str, str]) -> Module:
+    """`sdy-insert-explicit-reshards{enable-full-version}`."""
     full = options.get("enable-full-version", "false") == "true"
     return insert_explicit_reshards(module, full_version=full)
 
 
-@register_pass("sdy-reshard-to-collectives", {"keep-redundant-reshards": "false"})
-def _reshard_to_collectives(module: Module, options: dict[str, str]) -> Module:
-    from shardonnay.errors import PartitionError
-    from shardonnay.export.reshard_to_collectives import reshard_to_collectives
-
+def sdy_reshard_to_collectives(module: Module, options: dict[str, str]) -> Module:
+    """`sdy-reshard-to-collectives`; shardonnay lowers every reshard, so
+    `keep-redundant-reshards=true` is an error."""
     if options["keep-redundant-reshards"] == "true":
         raise PartitionError(
             "sdy-reshard-to-collectives: shardonnay lowers every reshard "
             "(keep-redundant-reshards=false)"
         )
     return reshard_to_collectives(module)
-
-
-@register_pass(
-    "sdy-convert-global-to-local",
-    {
-        "combine-multi-dimension-reduce-scatter": "false",
-        "enable-rgv3": "false",
-        "per-dim-all-gather": "false",
-    },
-)
-def _convert_global_to_local(module: Module, options: dict[str, str]) -> Module:
-    from shardonnay.errors import PartitionError
-    from shardonnay.partitioner.local.convert import convert_global_to_local
-
-    chosen = [name for name, value in options.items() if value == "true"]
-    if chosen:
-        raise PartitionError(
-            f"sdy-convert-global-to-local: shardonnay writes every collective one way; "
-            f"{', '.join(chosen)} must stay false"
-        )
-    return convert_global_to_local(module)

@@ -43,15 +43,19 @@ from typing import Any
 
 from shardonnay.axes import AxisRef
 from shardonnay.ir.core import Func, Module, Op, Value
-from shardonnay.propagation.data_flow import DATA_FLOW_OPS
 from shardonnay.propagation.debugging.origins import sharding_origins
+from shardonnay.propagation.debugging.propagation_edges import (
+    note_applied_constraints,
+    save_propagation_edges,
+)
 from shardonnay.propagation.debugging.recording import ORIGIN_NAME, Recorder, name_origin_sources
+from shardonnay.propagation.debugging.sinking import sink_debug_entries
+from shardonnay.propagation.driver import propagate
 
 __all__ = [
     "debug_recorder",
     "propagate_with_origins",
     "save_origins",
-    "sink_debug_entries",
     "with_debug_origins",
 ]
 
@@ -89,8 +93,6 @@ def save_origins(
     assert module is not None and driver is not None
     sinking = sink if sink is not None else bool(driver.edge_of_target)
     if edges:
-        from shardonnay.propagation.debugging.propagation_edges import save_propagation_edges
-
         save_propagation_edges(recorder, sink=sinking, named_computations=sink_named_computations)
     if not origins:
         return
@@ -147,7 +149,8 @@ def save_origins(
             if r in edge_entries:
                 edge_entries[r] = _self(edge_entries[r], f"{name}_output: {i}")
     if sinking:
-        sink_debug_entries(module, driver, edge_entries, sink_named_computations)
+        keys = (BLOCK_ARG_ORIGINS, RESULT_ORIGINS)
+        sink_debug_entries(module, driver, edge_entries, sink_named_computations, keys)
 
 
 def _func_of_return(module: Module, return_op: Op) -> Func:
@@ -155,34 +158,6 @@ def _func_of_return(module: Module, return_op: Op) -> Func:
         if not func.is_declaration and func.return_op is return_op:
             return func
     raise AssertionError("a func.return outside of its function")
-
-
-def sink_debug_entries(
-    module: Module,
-    driver: Any,
-    edge_entries: dict[Value, Any],
-    named_computations: bool,
-    keys: tuple[str, str] = (BLOCK_ARG_ORIGINS, RESULT_ORIGINS),
-) -> None:
-    """`sdy-sink-data-flow-edges` with `sink-debug-sharding-origins=true` (or,
-    with `keys` for edges, `sink-debug-propagation-edge-sharding=true`): the
-    entries of the edges a data-flow op owns, in order, on the op."""
-    owners = {id(edge.owner) for edge in driver.edge_of_target.values()}
-    for op in module.walk():
-        if op.name == "sdy.named_computation" and not named_computations:
-            continue
-        block_args = [
-            a for r in op.regions for b in r.blocks for a in b.arguments if id(a) in owners
-        ]
-        results = [r for r in op.results if id(r) in owners]
-        if not block_args and not results and not _is_data_flow_op(op):
-            continue
-        op.attributes[keys[0]] = tuple(edge_entries[a] for a in block_args if a in edge_entries)
-        op.attributes[keys[1]] = tuple(edge_entries[r] for r in results if r in edge_entries)
-
-
-def _is_data_flow_op(op: Op) -> bool:
-    return op.name in DATA_FLOW_OPS
 
 
 def debug_recorder(module: Module, *, origins: bool, edges: bool) -> Recorder:
@@ -196,8 +171,6 @@ def debug_recorder(module: Module, *, origins: bool, edges: bool) -> Recorder:
         name_origin_sources(module)
     recorder = Recorder()
     if edges:
-        from shardonnay.propagation.debugging.propagation_edges import note_applied_constraints
-
         note_applied_constraints(module, recorder)
     return recorder
 
@@ -210,8 +183,6 @@ def propagate_with_origins(
     of `debug-propagation-edge-sharding` (see
     `shardonnay.propagation.debugging.propagation_edges`);
     `origins=False`: those only."""
-    from shardonnay.propagation.driver import propagate
-
     named = module.copy()
     recorder = debug_recorder(named, origins=origins, edges=False)
     result = propagate(named, recorder=recorder, **options)

@@ -35,9 +35,9 @@ from typing import Any
 from shardonnay.axes import AxisRef
 from shardonnay.ir.core import Func, Module, Op, Value
 from shardonnay.propagation.data_flow import DATA_FLOW_OPS
-from shardonnay.propagation.debugging.origin_attributes import sink_debug_entries
 from shardonnay.propagation.debugging.origins import new_axis_sources
 from shardonnay.propagation.debugging.recording import SHARDING, Recorder, Step
+from shardonnay.propagation.debugging.sinking import sink_debug_entries
 from shardonnay.propagation.projection import ShardingProjection
 from shardonnay.sharding import TensorSharding, TensorShardingPerValue
 
