@@ -39,7 +39,7 @@ from shardonnay.ir.attributes import IntegerAttr, SymbolRefAttr
 from shardonnay.ir.core import Op
 from shardonnay.ir.types import OpaqueType, TensorType, TokenType, Type
 from shardonnay.ops.registry import OpDef, mark_inherent, register
-from shardonnay.ops.traits import DATA_FLOW, RECURSIVE_EFFECTS, TERMINATOR
+from shardonnay.ops.traits import CONTROL_FLOW, DATA_FLOW, RECURSIVE_EFFECTS, TERMINATOR
 from shardonnay.sharding import read_symbol_name, symbol_ref
 from shardonnay.sharding_rule import OpShardingRule, RuleBuilder
 
@@ -154,7 +154,7 @@ class WhileOp(OpDef):
     `do` the next values. The loop's results are the final values.
     """
 
-    traits = frozenset({DATA_FLOW, RECURSIVE_EFFECTS})
+    traits = frozenset({DATA_FLOW, RECURSIVE_EFFECTS, CONTROL_FLOW})
     pure = False
 
     def parse(self, p, name: str) -> Op:
@@ -265,7 +265,7 @@ class CaseOp(OpDef):
     An index outside `[0, number of branches)` selects the last branch.
     """
 
-    traits = frozenset({DATA_FLOW, RECURSIVE_EFFECTS})
+    traits = frozenset({DATA_FLOW, RECURSIVE_EFFECTS, CONTROL_FLOW})
     pure = False
 
     def verify(self, op: Op) -> None:
@@ -290,7 +290,7 @@ class OptimizationBarrierOp(OpDef):
     """`stablehlo.optimization_barrier {attrs} %a, %b : ta, tb` (`()` without operands);
     the identity of its operands."""
 
-    traits = frozenset({DATA_FLOW})
+    traits = frozenset({DATA_FLOW, CONTROL_FLOW})
     pure = False
 
     def parse(self, p, name: str) -> Op:

@@ -16,7 +16,7 @@ from shardonnay.ir.attributes import SymbolRefAttr, entry_str
 from shardonnay.ir.core import Op, Region
 from shardonnay.ir.types import FunctionType
 from shardonnay.ops.registry import OpDef, register
-from shardonnay.ops.traits import ISOLATED_FROM_ABOVE, TERMINATOR
+from shardonnay.ops.traits import CALL, ISOLATED_FROM_ABOVE, TERMINATOR
 
 _SIGNATURE_ATTRS = ("sym_name", "function_type", "arg_attrs", "res_attrs", "sym_visibility")
 
@@ -182,6 +182,7 @@ def _check_types(p, values, types) -> None:
 class CallOp(OpDef):
     """`call @f(%a) : (t) -> r`."""
 
+    traits = frozenset({CALL})
     pure = False
 
     def parse(self, p, name: str) -> Op:

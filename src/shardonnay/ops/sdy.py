@@ -139,6 +139,7 @@ class ShardingGroupOp(OpDef):
     """`sdy.sharding_group %x group_id=0 : t`: no results; tensors of one
     group get the same sharding."""
 
+    traits = frozenset({PROPAGATION_MARKER})
     pure = False
 
     def parse(self, p, name: str) -> Op:

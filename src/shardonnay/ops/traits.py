@@ -107,6 +107,14 @@ class Trait(enum.Enum):
     GROUPED_DEVICES = "grouped devices"
     # Its result is the id of the device running it.
     DEVICE_ID = "device id"
+    # Computes nothing itself: routes its operands into its regions (or
+    # straight to its results) and its regions' values out as its results
+    # (StableHLO's control flow, `optimization_barrier`), so it runs as it is
+    # on each device's values.
+    CONTROL_FLOW = "control flow"
+    # Calls the function its `callee` attribute names on its operands
+    # (MLIR's `CallOpInterface`).
+    CALL = "call"
     # Every result element is a copy of an operand element (or of a padding
     # value), at a position the op's attributes alone decide.
     COPIES_ELEMENTS = "copies elements"
@@ -145,6 +153,8 @@ SHARDING_COLLECTIVE = Trait.SHARDING_COLLECTIVE
 DEVICE_COLLECTIVE = Trait.DEVICE_COLLECTIVE
 GROUPED_DEVICES = Trait.GROUPED_DEVICES
 DEVICE_ID = Trait.DEVICE_ID
+CONTROL_FLOW = Trait.CONTROL_FLOW
+CALL = Trait.CALL
 COPIES_ELEMENTS = Trait.COPIES_ELEMENTS
 CONTRACTION = Trait.CONTRACTION
 PASS_THROUGH = Trait.PASS_THROUGH

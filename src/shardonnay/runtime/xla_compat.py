@@ -51,17 +51,10 @@ from shardonnay.ir.builder import Builder
 from shardonnay.ir.core import Module, Op, Value
 from shardonnay.mesh import Mesh
 from shardonnay.ops.collectives import replica_groups
+from shardonnay.ops.traits import GROUPED_DEVICES, TERMINATOR, Combiner, has_trait, trait_of
 from shardonnay.partitioner.local.context import LocalContext
 from shardonnay.partitioner.local.factors import copy_region
 from shardonnay.partitioner.local.shardings import next_channel
-
-_GROUPED = (
-    "stablehlo.all_reduce",
-    "stablehlo.all_gather",
-    "stablehlo.reduce_scatter",
-    "stablehlo.all_to_all",
-    "stablehlo.collective_broadcast",
-)
 
 
 def xla_compatible(local_module: Module, devices: int) -> Module:
@@ -71,7 +64,7 @@ def xla_compatible(local_module: Module, devices: int) -> Module:
     module = local_module.copy()
     ctx = LocalContext(Builder(module), {}, Mesh({"devices": 1}), {}, next_channel(module))
     ctx.num_devices = devices
-    for op in [op for op in module.walk() if op.name in _GROUPED]:
+    for op in [op for op in module.walk() if has_trait(op, GROUPED_DEVICES)]:
         if op.name == "stablehlo.collective_broadcast":
             with ctx.builder.before(op):
                 _replace(op, _broadcast(ctx, op))
@@ -239,26 +232,15 @@ def _all_reduce(ctx: LocalContext, op: Op, operands: list[Value], rows) -> list[
     return list(new.results)
 
 
-_IDENTITY = {
-    "stablehlo.add": ("-0.0", 0, False),
-    "stablehlo.multiply": ("1.0", 1, True),
-    "stablehlo.maximum": ("-inf", "min", False),
-    "stablehlo.minimum": ("inf", "max", True),
-    "stablehlo.or": (None, 0, False),
-    "stablehlo.xor": (None, 0, False),
-    "stablehlo.and": (None, -1, True),
-}
-
-
 def _identities(ctx: LocalContext, op: Op) -> list[Value]:
-    """The identity of `op`'s reduction (a region applying one of `_IDENTITY`'s
-    ops to its two arguments) as a scalar of its operand's element type."""
+    """The identity of `op`'s reduction (a region applying a `Combiner` op to
+    its two arguments) as a scalar of its operand's element type."""
     block = op.regions[0].blocks[0]
-    body = [o for o in block.ops if o.name not in ("stablehlo.return", "func.return")]
-    kind = body[0].name if len(body) == 1 else None
+    body = [o for o in block.ops if not has_trait(o, TERMINATOR)]
+    combiner = trait_of(body[0], Combiner) if len(body) == 1 else None
     simple = (
         len(op.operands) == 1
-        and kind in _IDENTITY
+        and combiner is not None
         and list(body[0].operands) == list(block.arguments)
     )
     if not simple:
@@ -267,18 +249,12 @@ def _identities(ctx: LocalContext, op: Op) -> list[Value]:
             "and its reduction has no known identity"
         )
     x = op.operands[0]
-    float_identity, int_identity, bool_identity = _IDENTITY[kind]
-    dtype = np.dtype(x.type.dtype)
-    if dtype.kind == "b":
-        value = bool_identity
-    elif dtype.kind in "iu" and isinstance(int_identity, str):
-        value = getattr(np.iinfo(dtype), int_identity)
-    elif dtype.kind in "iu":
-        value = np.array(int_identity).astype(dtype)
-    elif dtype.kind != "c" and float_identity is not None:
-        value = float(float_identity)
-    else:
-        raise UnsupportedOpError(f"{_where(op)}: no identity of {kind} on {x.type}")
+    try:
+        value = combiner.identity(x.type.dtype)
+    except ValueError:
+        raise UnsupportedOpError(
+            f"{_where(op)}: no identity of {body[0].name} on {x.type}"
+        ) from None
     return [ctx.scalar(value, x.type.element_type)]
 
 

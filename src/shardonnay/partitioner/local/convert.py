@@ -95,7 +95,18 @@ from shardonnay.ir.builder import Builder
 from shardonnay.ir.core import Block, Func, Module, Op, Region, Value
 from shardonnay.ir.types import FunctionType, TensorType
 from shardonnay.mesh import Mesh
-from shardonnay.partitioner.analysis.cost import SDY_COLLECTIVES
+from shardonnay.ops.traits import (
+    CALL,
+    COMPUTATION,
+    CONTROL_FLOW,
+    DEVICE_COLLECTIVE,
+    DEVICE_ID,
+    PROPAGATION_MARKER,
+    SHARDING_ANNOTATION,
+    SHARDING_COLLECTIVE,
+    TERMINATOR,
+    has_trait,
+)
 from shardonnay.partitioner.device_limit import check_device_count, check_devices
 from shardonnay.partitioner.local import collectives as local_collectives
 from shardonnay.partitioner.local.context import (
@@ -106,8 +117,8 @@ from shardonnay.partitioner.local.context import (
     partition_error,
 )
 from shardonnay.partitioner.local.cover import cover_devices
-from shardonnay.partitioner.local.dispatch import lower_collective, lower_op
-from shardonnay.partitioner.local.layout import complete, spread, to_partial
+from shardonnay.partitioner.local.dispatch import lower_collective, lower_op, lowering_of
+from shardonnay.partitioner.local.layout import combining_op, complete, spread, to_partial
 from shardonnay.partitioner.local.maximal import (
     lower_whole,
     maximal_device,
@@ -117,7 +128,6 @@ from shardonnay.partitioner.local.maximal import (
 )
 from shardonnay.partitioner.local.ops.positional import localize
 from shardonnay.partitioner.local.shardings import (
-    RESHARDS,
     collect_shardings,
     is_split,
     mesh_of,
@@ -127,28 +137,7 @@ from shardonnay.progress import tracker
 from shardonnay.runtime.simulator import device_count
 from shardonnay.sharding import TensorSharding
 
-_IDENTITIES = ("sdy.propagation_barrier", "sdy.data_flow_edge")
-
-# StableHLO collectives (in manual computation bodies): already on device values.
-_DEVICE_OPS = (
-    "stablehlo.all_reduce",
-    "stablehlo.all_gather",
-    "stablehlo.all_to_all",
-    "stablehlo.reduce_scatter",
-    "stablehlo.collective_permute",
-    "stablehlo.collective_broadcast",
-    "stablehlo.partition_id",
-    "stablehlo.replica_id",
-)
-# Ops whose regions see the op's sharded values: lowered on local types.
-_CONTROL_FLOW = (
-    "stablehlo.while",
-    "stablehlo.case",
-    "stablehlo.if",
-    "stablehlo.optimization_barrier",
-)
 GLOBAL_SHAPE = "shardonnay.global_shape"  # of arguments and results with uneven shards
-_SUM_KINDS = {"sum": "stablehlo.add", "max": "stablehlo.maximum", "min": "stablehlo.minimum"}
 
 
 def convert_global_to_local(
@@ -193,6 +182,7 @@ class _Conversion:
         )
         # local values -> the devices 0..n-1 holding their data (see `_local_reach`)
         self.reaches: dict[Value, int] = {}
+        self.body: Block | None = None  # of the function being converted
 
     # -- shardings -------------------------------------------------------------------------------
 
@@ -290,6 +280,7 @@ class _Conversion:
             self._mark_unreduced(arg, func.arg_attrs(i).get("sdy.sharding"))
             self.reaches[block.arguments[i]] = self._reach(arg)
         steps = tracker(f"partitioning @{func.name}", len(func.body.ops))
+        self.body = func.body  # whose terminator returns from the function
         with self.ctx.builder.at_end(block):
             for op in func.body.ops:
                 self._op(op)
@@ -321,7 +312,7 @@ class _Conversion:
         mesh = self.ctx.mesh_of_sharding(sharding)
         axes = tuple(a for a in sharding.unreduced if a.size(mesh) > 1)
         if axes:
-            kind = _SUM_KINDS.get(sharding.reduction, "stablehlo.add")
+            kind = combining_op(sharding.reduction)
             self.ctx.partial[value] = Partial(tuple(mesh_ordered(axes, mesh)), kind, mesh)
 
     def _region(self, op: Op, region: Region) -> Region:
@@ -353,50 +344,55 @@ class _Conversion:
         return self.completed[key]
 
     def _op(self, op: Op) -> None:
-        name = op.name
+        """Converts `op`: what concerns values here, by the op's traits; its
+        computation per device as its row of `local_dispatch.LOWERINGS` says."""
         ctx = self.ctx
         ctx.mesh = self._op_mesh(op)
-        if name in ("sdy.all_reduce", "sdy.reduce_scatter"):
-            operands = [self.values[v] for v in op.operands]
-        elif name == "func.return":
+        terminator = has_trait(op, TERMINATOR)
+        if terminator and op.parent is self.body:
             self._return(op)
             return
+        row = lowering_of(op)
+        if row.takes_partial:
+            operands = [self.values[v] for v in op.operands]
         else:
             operands = [self._operand(v) for v in op.operands]
-        if name == "stablehlo.return":
+        if terminator:
             operands = self._returned(op, operands)
-            ctx.op(name, operands, [], dict(op.attributes), location=op.location)
+            ctx.op(op.name, operands, [], dict(op.attributes), location=op.location)
             return
-        if name in ("sdy.manual_computation", "sdy.named_computation"):
+        if has_trait(op, COMPUTATION):
             self._inline(op, operands)
             return
         pinned = touches_pinned(op, self.pinned)
-        if name == "sdy.sharding_group":
-            return
-        if name in _IDENTITIES:
+        if has_trait(op, PROPAGATION_MARKER):
             results = [
                 self._conformed_like(v, x, r) if pinned else x
-                for v, x, r in zip(op.operands, operands, op.results, strict=True)
+                for v, x, r in zip(op.operands, operands, op.results, strict=False)
             ]
-        elif name in RESHARDS:
+        elif has_trait(op, SHARDING_ANNOTATION):
             sharding = op.attributes["sharding"]
             results = [self._conformed(op.operands[0], operands[0], sharding, op)]
-        elif name == "sdy.replicated_to_unreduced" or name == "sdy.sharded_to_unreduced":
+        elif row.makes_unreduced:
             results = [self._to_unreduced(op, operands[0])]
-        elif name in SDY_COLLECTIVES:  # the unreduced marks are above
+        elif has_trait(op, SHARDING_COLLECTIVE):
             if pinned:
                 raise partition_error(op, "a collective of a value pinned to one device")
             results = [lower_collective(ctx, op, operands[0])]
-        elif name == "func.call":
+        elif has_trait(op, CALL):
             results = self._call(op, operands)
-        elif name in _CONTROL_FLOW or name in _DEVICE_OPS:
-            if name == "stablehlo.while" or (pinned and name == "stablehlo.optimization_barrier"):
+        elif has_trait(op, CONTROL_FLOW):
+            if _is_loop(op) or (pinned and not op.regions):
                 operands = [
                     self._conformed_like(v, x, r)
                     for v, x, r in zip(op.operands, operands, op.results, strict=True)
                 ]
-            elif pinned and name in ("stablehlo.case", "stablehlo.if"):
+            elif pinned and op.regions:  # branches: the predicate (index) whole everywhere
                 operands = [self._conformed(op.operands[0], operands[0], None, op), *operands[1:]]
+            regions = [self._region(op, r) for r in op.regions]
+            results = localize(ctx, op, operands, regions)
+        elif has_trait(op, DEVICE_COLLECTIVE) or has_trait(op, DEVICE_ID):
+            # in manual computation bodies: already on device values
             regions = [self._region(op, r) for r in op.regions]
             results = localize(ctx, op, operands, regions)
         elif pinned:
@@ -467,7 +463,7 @@ class _Conversion:
         """The mesh of the first sharded or partial value of `op` (the program's
         first mesh if none). A collective is on the mesh of its `out_sharding`,
         which names its axes, whatever mesh its operand is partial on."""
-        if op.name in SDY_COLLECTIVES:
+        if has_trait(op, SHARDING_COLLECTIVE):
             out = op.attributes.get("out_sharding")
             if isinstance(out, TensorSharding):
                 return self.ctx.mesh_of_sharding(out)
@@ -482,9 +478,9 @@ class _Conversion:
     def _returned(self, op: Op, operands: list[Value]) -> list[Value]:
         """Values a region returns, laid out as its parent's results."""
         parent = op.parent.parent_op if op.parent is not None else None
-        if parent is None or parent.name not in _CONTROL_FLOW:
+        if parent is None or not has_trait(parent, CONTROL_FLOW):
             return operands
-        if parent.name == "stablehlo.while" and op.parent is parent.regions[0].entry:
+        if _is_loop(parent) and op.parent is parent.regions[0].entry:
             # the condition returns a predicate, which every device must agree on
             return [self._conformed(op.operands[0], operands[0], None, op)]
         return [
@@ -513,7 +509,7 @@ class _Conversion:
         if not axes:
             return self._operand(value)
         x = self.values[value]
-        kind = _SUM_KINDS.get(sharding.reduction, "stablehlo.add")
+        kind = combining_op(sharding.reduction)
         mesh = ctx.mesh_of_sharding(sharding)
         if partial is not None:
             extra = local_collectives.axis_set_diff(partial.axes, axes, mesh)
@@ -534,7 +530,7 @@ class _Conversion:
         if before is not None:
             axes = local_collectives.axis_set_diff(axes, list(before.unreduced), ctx.mesh)
         previous = ctx.partial.get(source)
-        kind = previous.kind if previous else _SUM_KINDS.get(target.reduction, "stablehlo.add")
+        kind = previous.kind if previous else combining_op(target.reduction)
         x = to_partial(ctx, x, axes, kind)
         all_axes = tuple(mesh_ordered([*(previous.axes if previous else ()), *axes], ctx.mesh))
         if all_axes:
@@ -586,3 +582,10 @@ class _Conversion:
             source = self._place(callee.result_attrs(i).get("sdy.sharding"), r, op)
             results.append(relocate(ctx, x, r.type.shape, source, place(ctx, r, self.pinned)))
         return results
+
+
+def _is_loop(op: Op) -> bool:
+    """Whether control-flow `op` is a loop: its regions take the values it
+    carries (a `while`: the condition, then the body), where branches
+    (`case`, `if`) take none."""
+    return bool(op.regions) and bool(op.regions[0].entry.arguments)

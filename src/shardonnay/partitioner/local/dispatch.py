@@ -1,39 +1,61 @@
-"""Which lowering an op of the global program gets on local values.
+"""Which lowering each op of the global program gets on local values: one table.
 
 `convert_global_to_local` walks the program and handles what concerns values
-(their local types, pending reductions, pinned values, control flow, calls);
-for each op it then asks this module how to compute it per device:
+(their local types, pending reductions, pinned values, control flow, calls;
+it tells those ops apart by their traits, `shardonnay.ops.traits`); every
+other op is computed per device as its row of `LOWERINGS` says. That table
+is the one table of op names in the partitioner: an op kind's partitioning
+is its row, nowhere else. A row (`Lowering`) names the functions that lower
+the op and the conditions under which each applies; `lower_op` tries them in
+this order:
 
-- `lower_collective`: an sdy collective becomes the StableHLO collective of
-  `local_collectives` (or nothing, where it moves no data);
-- `lower_op`: any other op, trying in turn
-  1. a lowering for any shards (`_ALWAYS`: iota, constants, reductions and
-     dots, which mask the padding of reduced dims);
-  2. where every dim's shards are even and no two tensors shard a factor
-     differently, Shardy's local form (`_WHERE_EVEN`);
-  3. for ops whose attributes a factor plan cannot keep, the op computed
-     whole (`_WHOLE_UNLESS_EVEN`);
-  4. where the op's factor plan moves data, a lowering that moves less
-     (`_CHEAPER_THAN_GATHERING`: halo exchanges, masked updates, prefix
-     scans, merged top-k);
-  5. the factor plan (`local_factors.lower_with_plan`): gather the dims that
-     move data, run the op on them whole, slice the results back.
-  A lowering of steps 2 and 4 that raises `PartitionError` leaves no op
-  behind (`LocalContext.rollback_on`) and the next step runs. An op whose
-  tensors are split on several meshes runs elementwise across them
-  (`local_moves.elementwise_across_meshes`) or else whole.
+  1. `any_shards`: a lowering for any shards (iota, constants, reductions and
+     dots, which mask the padding of reduced dims; Shardy's collectives);
+  2. `even`: where every dim's shards are even and no two tensors shard a
+     factor differently, Shardy's local form of the op;
+  3. `whole_unless_even`: otherwise the op is computed whole (its attributes
+     are ones a factor plan cannot keep);
+  4. `cheaper`: where the op's factor plan moves data, a lowering that moves
+     less (halo exchanges, masked updates, prefix scans, merged top-k);
+  5. the generic lowering, for every op without a row too: the factor plan
+     (`local_factors.lower_with_plan`): gather the dims that move data, run
+     the op on them whole, slice the results back.
 
-For example, on `<["x"=4]>`, `stablehlo.slice %x [1:8]` of `tensor<8xf32>`
-sharded `[{"x"}]`: the result's 7 elements do not split evenly over 4
-devices, so step 2 is skipped; the slice's factor plan is not local (the
-result's shard 0 reads element 2 from shard 1), and `local_halo.halo` moves
-less than gathering: each device receives one element from its right
-neighbour (see `local_exchange`). Had `halo` raised (say, the operand and
-the result sharding the dim differently), the plan would gather the dim,
-slice it whole and slice the result back to its shards.
+A lowering of steps 2 and 4 that raises `PartitionError` leaves no op behind
+(`LocalContext.rollback_on`) and the next step runs. An op whose tensors are
+split on several meshes runs elementwise across them
+(`local_moves.elementwise_across_meshes`) or else whole.
+
+The contract of a lowering function `lower(ctx, op, operands, regions)`:
+`op` is the op of the global program (the shardings of its values through
+`ctx.sharding`/`ctx.sharded_axes`), `operands` the local values of its
+operands (pending reductions done, but for a row with `takes_partial`),
+`regions` its regions already converted to local types; it builds the local
+ops with `ctx` at the insertion point and returns the local values of `op`'s
+results, noting in `ctx.partial` those left partial (a sum still to do).
+
+To give an op kind a partitioning of its own: write the function (in
+`partitioner/local/ops/<kind>.py` for an op family, e.g. `ops/positional.py`,
+`ops/indexing.py`, `ops/reduce.py`, `ops/halo.py`) and add its row. For
+example, on `<["x"=4]>`, `stablehlo.slice %x [1:8]` of `tensor<8xf32>` sharded
+`[{"x"}]` has the row `Lowering(even=local_ops.slice_, cheaper=halo)`: the
+result's 7 elements do not split evenly over 4 devices, so step 2 is skipped;
+the slice's factor plan is not local (the result's shard 0 reads element 2
+from shard 1), and `halo` moves less than gathering: each device receives one
+element from its right neighbour (see `local_exchange`). Had `halo` raised
+(say, the operand and the result sharding the dim differently), the plan
+would gather the dim, slice it whole and slice the result back to its shards.
+
+>>> LOWERINGS["stablehlo.slice"].even is local_ops.slice_
+True
+>>> lowering_of("stablehlo.add") is GENERIC
+True
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from shardonnay.errors import PartitionError
 from shardonnay.ir.core import Op, Region, Value
@@ -57,85 +79,144 @@ from shardonnay.partitioner.local.moves import elementwise_across_meshes
 from shardonnay.partitioner.local.ops import indexing as local_indexing
 from shardonnay.partitioner.local.ops import positional as local_ops
 from shardonnay.partitioner.local.ops import reduce as local_reduce
-from shardonnay.partitioner.local.ops.halo import HALO_OPS, halo, masked_update
+from shardonnay.partitioner.local.ops.halo import halo, masked_update
 
-# Lowerings for any shards.
-_ALWAYS = {
-    "stablehlo.iota": local_ops.iota,
-    "sdy.constant": local_ops.constant,
-    "stablehlo.constant": local_ops.constant,
-    "stablehlo.reduce": local_reduce.reduce,
-    "stablehlo.dot_general": local_reduce.dot_general,
+Lower = Callable[[LocalContext, Op, list[Value], list[Region]], list[Value]]
+
+
+@dataclass(frozen=True)
+class Lowering:
+    """How one op kind is computed per device (a row of `LOWERINGS`; see the
+    module docstring for the steps and the contract of each function).
+
+    `takes_partial`: the op combines pending reductions itself, so its
+    operands come as they are, partial; `makes_unreduced`: the op turns its
+    operand into partial terms along new unreduced axes (the walker does it,
+    `convert_global_to_local`)."""
+
+    any_shards: Lower | None = None
+    even: Lower | None = None
+    whole_unless_even: bool = False
+    cheaper: Lower | None = None
+    takes_partial: bool = False
+    makes_unreduced: bool = False
+
+
+GENERIC = Lowering()  # the factor plan
+
+
+def _collective(lower: Callable[[LocalContext, Op, Value], Value]) -> Lower:
+    """An sdy collective that moves data: `lower` of its operand, or the
+    operand itself where the value is on a mesh of one device."""
+
+    def lowered(ctx: LocalContext, op: Op, operands, regions) -> list[Value]:
+        if ctx.sharding(op.results[0]) is None and ctx.sharding(op.operands[0]) is None:
+            return [operands[0]]
+        return [lower(ctx, op, operands[0])]
+
+    return lowered
+
+
+def _reducing(lower: Callable[[LocalContext, Op, Value], Value]) -> Lower:
+    """An sdy collective that combines pending reductions of its operand."""
+
+    def lowered(ctx: LocalContext, op: Op, operands, regions) -> list[Value]:
+        return [lower(ctx, op, operands[0])]
+
+    return lowered
+
+
+def _collective_permute(ctx: LocalContext, op: Op, x: Value) -> Value:
+    """A collective_permute may move the value to a mesh of the same devices
+    in another order: each side on its own mesh, device ids from its
+    device_ids; nothing where both sides lay the value out alike."""
+    operand, result = op.operands[0], op.results[0]
+    source = sharding_on(ctx.sharded_axes(operand), ctx.mesh_of(operand))
+    target = sharding_on(ctx.sharded_axes(result), ctx.mesh_of(result))
+    if equivalent(source, target, None, operand.type.shape):
+        return x
+    return local_collectives.collective_permute(ctx, op, x, source, target)
+
+
+#: The partitioner's one table of op names: each op kind with a lowering of
+#: its own; every other op gets `GENERIC`.
+LOWERINGS: dict[str, Lowering] = {
+    # any shards
+    "stablehlo.iota": Lowering(any_shards=local_ops.iota),
+    "sdy.constant": Lowering(any_shards=local_ops.constant),
+    "stablehlo.constant": Lowering(any_shards=local_ops.constant),
+    "stablehlo.reduce": Lowering(any_shards=local_reduce.reduce),
+    "stablehlo.dot_general": Lowering(any_shards=local_reduce.dot_general),
+    # Shardy's local forms, where even; where they raise, the plan (or a cheaper way)
+    "stablehlo.slice": Lowering(even=local_ops.slice_, cheaper=halo),
+    "stablehlo.pad": Lowering(even=local_ops.pad, cheaper=halo),
+    "stablehlo.concatenate": Lowering(even=local_ops.concatenate, cheaper=halo),
+    "stablehlo.reverse": Lowering(even=local_ops.reverse, cheaper=halo),
+    "stablehlo.sort": Lowering(even=local_ops.sort),
+    "chlo.top_k": Lowering(even=local_ops.top_k, cheaper=local_reduce.merged_top_k),
+    "stablehlo.dynamic_slice": Lowering(even=local_ops.dynamic_slice),
+    "stablehlo.dynamic_update_slice": Lowering(
+        even=local_ops.dynamic_update_slice, cheaper=masked_update
+    ),
+    "stablehlo.reduce_window": Lowering(even=local_ops.windowed, cheaper=local_reduce.prefix_scan),
+    "stablehlo.select_and_scatter": Lowering(even=local_ops.windowed),
+    # attributes a factor plan cannot keep: computed whole unless even
+    "stablehlo.get_dimension_size": Lowering(
+        even=local_ops.get_dimension_size, whole_unless_even=True
+    ),
+    "stablehlo.rng": Lowering(even=local_ops.random, whole_unless_even=True),
+    "stablehlo.rng_bit_generator": Lowering(even=local_ops.random, whole_unless_even=True),
+    "stablehlo.convolution": Lowering(even=local_ops.convolution, whole_unless_even=True),
+    "stablehlo.gather": Lowering(even=local_indexing.gather, whole_unless_even=True),
+    "stablehlo.scatter": Lowering(even=local_indexing.scatter, whole_unless_even=True),
+    # Shardy's collectives: StableHLO collectives on device ids
+    "sdy.all_gather": Lowering(any_shards=_collective(local_collectives.all_gather)),
+    "sdy.all_slice": Lowering(any_shards=_collective(local_collectives.all_slice)),
+    "sdy.all_to_all": Lowering(any_shards=_collective(local_collectives.all_to_all)),
+    "sdy.collective_permute": Lowering(any_shards=_collective(_collective_permute)),
+    "sdy.all_reduce": Lowering(
+        any_shards=_reducing(local_collectives.all_reduce), takes_partial=True
+    ),
+    "sdy.reduce_scatter": Lowering(
+        any_shards=_reducing(local_collectives.reduce_scatter), takes_partial=True
+    ),
+    "sdy.replicated_to_unreduced": Lowering(makes_unreduced=True),
+    "sdy.sharded_to_unreduced": Lowering(makes_unreduced=True),
 }
-# Lowerings that keep an op local where its shards are even (Shardy's forms);
-# where they raise PartitionError, the op's factors are planned instead.
-_WHERE_EVEN = {
-    "stablehlo.slice": local_ops.slice_,
-    "stablehlo.pad": local_ops.pad,
-    "stablehlo.concatenate": local_ops.concatenate,
-    "stablehlo.reverse": local_ops.reverse,
-    "stablehlo.sort": local_ops.sort,
-    "chlo.top_k": local_ops.top_k,
-    "stablehlo.get_dimension_size": local_ops.get_dimension_size,
-    "stablehlo.rng": local_ops.random,
-    "stablehlo.rng_bit_generator": local_ops.random,
-    "stablehlo.dynamic_slice": local_ops.dynamic_slice,
-    "stablehlo.dynamic_update_slice": local_ops.dynamic_update_slice,
-    "stablehlo.reduce_window": local_ops.windowed,
-    "stablehlo.select_and_scatter": local_ops.windowed,
-    "stablehlo.convolution": local_ops.convolution,
-    "stablehlo.gather": local_indexing.gather,
-    "stablehlo.scatter": local_indexing.scatter,
-}
-# Lowerings that move less than gathering the dims a factor plan gathers;
-# where they raise PartitionError, the plan runs.
-_CHEAPER_THAN_GATHERING = {
-    **{name: halo for name in HALO_OPS},
-    "stablehlo.dynamic_update_slice": masked_update,
-    "stablehlo.reduce_window": local_reduce.prefix_scan,
-    "chlo.top_k": local_reduce.merged_top_k,
-}
-# Ops whose attributes a factor plan cannot keep: unless even, computed whole.
-_WHOLE_UNLESS_EVEN = (
-    "stablehlo.convolution",
-    "stablehlo.gather",
-    "stablehlo.scatter",
-    "stablehlo.rng",
-    "stablehlo.rng_bit_generator",
-    "stablehlo.get_dimension_size",
-)
+
+
+def lowering_of(op: Op | str) -> Lowering:
+    """The row of `op` (or of an op name) in `LOWERINGS`, `GENERIC` if it has none."""
+    return LOWERINGS.get(op if isinstance(op, str) else op.name, GENERIC)
 
 
 def lower_op(
     ctx: LocalContext, op: Op, operands: list[Value], regions: list[Region]
 ) -> list[Value]:
-    """An op of the program on local values: its own lowering where there is
-    one, else as its factor plan says (computing whole what cannot stay local)."""
-    name = op.name
+    """An op of the program on local values, as its row of `LOWERINGS` says
+    (see the module docstring)."""
+    row = lowering_of(op)
     meshes = {ctx.mesh_of(v) for v in (*op.operands, *op.results) if ctx.sharding(v)}
     if len(meshes) > 1:
         lowered = elementwise_across_meshes(ctx, op, operands)
         if lowered is not None:
             return lowered
         return lower_with_plan(ctx, op, operands, regions, whole_plan(ctx, op))
-    if name in _ALWAYS:
-        return _ALWAYS[name](ctx, op, operands, regions)
-    even = is_even(ctx, op)
-    special = _WHERE_EVEN.get(name)
-    if special is not None and even and _factors_agree(ctx, op):
+    if row.any_shards is not None:
+        return row.any_shards(ctx, op, operands, regions)
+    if row.even is not None and is_even(ctx, op) and _factors_agree(ctx, op):
         try:
             with ctx.rollback_on(PartitionError):
-                return special(ctx, op, operands, regions)
+                return row.even(ctx, op, operands, regions)
         except PartitionError:
             pass
-    if name in _WHOLE_UNLESS_EVEN:
+    if row.whole_unless_even:
         return lower_with_plan(ctx, op, operands, regions, whole_plan(ctx, op))
     plan = plan_factors(ctx, op, rule_of(op))
-    cheaper = _CHEAPER_THAN_GATHERING.get(name)
-    if cheaper is not None and not plan.is_local:
+    if row.cheaper is not None and not plan.is_local:
         try:
             with ctx.rollback_on(PartitionError):
-                return cheaper(ctx, op, operands, regions)
+                return row.cheaper(ctx, op, operands, regions)
         except PartitionError:
             pass
     return lower_with_plan(ctx, op, operands, regions, plan, planned_attributes(ctx, op, plan))
@@ -169,27 +250,8 @@ def _factors_agree(ctx: LocalContext, op: Op) -> bool:
 
 
 def lower_collective(ctx: LocalContext, op: Op, x: Value) -> Value:
-    """An sdy collective (`cost.SDY_COLLECTIVES` other than the
-    `*_to_unreduced` marks) on local `x`: a StableHLO collective
-    (`local_collectives`), or `x` itself where it moves nothing."""
-    name = op.name
-    if name == "sdy.all_reduce":
-        return local_collectives.all_reduce(ctx, op, x)
-    if name == "sdy.reduce_scatter":
-        return local_collectives.reduce_scatter(ctx, op, x)
-    if ctx.sharding(op.results[0]) is None and ctx.sharding(op.operands[0]) is None:
-        return x  # on a mesh of one device
-    if name == "sdy.all_gather":
-        return local_collectives.all_gather(ctx, op, x)
-    if name == "sdy.all_slice":
-        return local_collectives.all_slice(ctx, op, x)
-    if name == "sdy.all_to_all":
-        return local_collectives.all_to_all(ctx, op, x)
-    # A collective_permute may move the value to a mesh of the same devices in
-    # another order: each side on its own mesh, device ids from its device_ids.
-    operand, result = op.operands[0], op.results[0]
-    source = sharding_on(ctx.sharded_axes(operand), ctx.mesh_of(operand))
-    target = sharding_on(ctx.sharded_axes(result), ctx.mesh_of(result))
-    if equivalent(source, target, None, operand.type.shape):
-        return x
-    return local_collectives.collective_permute(ctx, op, x, source, target)
+    """An sdy collective (other than the `*_to_unreduced` marks) on local `x`:
+    a StableHLO collective (`local_collectives`), or `x` itself where it
+    moves nothing; by its row of `LOWERINGS`."""
+    (result,) = lowering_of(op).any_shards(ctx, op, [x], [])
+    return result

@@ -31,6 +31,7 @@ gather is an all_gather of 8 slots and a slice `[0:6]`.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 
 import numpy as np
 
@@ -38,9 +39,9 @@ from shardonnay.axes import AxisRef
 from shardonnay.collectives.exchange import group_key
 from shardonnay.ir.attributes import UNIT
 from shardonnay.ir.core import Value
-from shardonnay.ir.element_values import highest, lowest
 from shardonnay.ir.types import TensorType
 from shardonnay.mesh import Mesh
+from shardonnay.ops.traits import Combiner, names_with, trait_of
 from shardonnay.partitioner.local.context import (
     LocalContext,
     Partial,
@@ -52,24 +53,33 @@ from shardonnay.sharding import DimSharding, TensorSharding
 
 Axes = tuple[AxisRef, ...]
 
-IDENTITIES = {
-    "stablehlo.add": lambda dtype: 0,
-    "stablehlo.or": lambda dtype: 0,
-    "stablehlo.xor": lambda dtype: 0,
-    "stablehlo.multiply": lambda dtype: 1,
-    "stablehlo.and": lambda dtype: True if dtype == np.bool_ else -1,
-    "stablehlo.maximum": lowest,
-    "stablehlo.minimum": highest,
-}
-IDEMPOTENT = ("stablehlo.maximum", "stablehlo.minimum", "stablehlo.and", "stablehlo.or")
+
+def combiner(kind: str) -> Combiner | None:
+    """The `Combiner` trait of reduction op `kind` (`"stablehlo.add"`, ...):
+    its identity per element type and whether it is idempotent; None for an
+    op that combines nothing."""
+    return trait_of(kind, Combiner)
+
+
+@cache
+def combining_op(reduction: str | None) -> str:
+    """The op that combines partial values of Shardy's `reduction` (of an
+    unreduced sharding: "sum", "max", "min"; a sum when it names none).
+
+    >>> combining_op("max"), combining_op(None)
+    ('stablehlo.maximum', 'stablehlo.add')
+    """
+    kind = reduction or "sum"
+    found = [n for n in names_with(Combiner) if trait_of(n, Combiner).kind == kind]
+    return found[0] if found else "stablehlo.add"
 
 
 def identity(kind: str, element_type: str, ctx: LocalContext) -> Value | None:
     """The identity of reduction `kind` as a scalar constant (None if unknown)."""
-    make = IDENTITIES.get(kind)
-    if make is None:
+    found = combiner(kind)
+    if found is None:
         return None
-    return ctx.scalar(make(np.dtype(TensorType((), element_type).dtype)), element_type)
+    return ctx.scalar(found.identity(TensorType((), element_type).dtype), element_type)
 
 
 # -- device groups ------------------------------------------------------------------------------
@@ -298,7 +308,8 @@ def to_partial(
 ) -> Value:
     """A complete `x` as partial terms of `kind` along `axes`: the first device of
     each group keeps it, the others hold the identity (idempotent kinds keep copies)."""
-    if not axes or kind in IDEMPOTENT:
+    found = combiner(kind)
+    if not axes or (found is not None and found.idempotent):
         return x
     neutral = identity(kind, x.type.element_type, ctx)
     if neutral is None:

@@ -54,8 +54,6 @@ from shardonnay.partitioner.local.context import (
     partition_error,
 )
 
-HALO_OPS = ("stablehlo.slice", "stablehlo.pad", "stablehlo.reverse", "stablehlo.concatenate")
-
 
 @dataclass(frozen=True)
 class _Move:
@@ -66,7 +64,7 @@ class _Move:
 
 
 def halo(ctx: LocalContext, op: Op, operands: Sequence[Value], regions) -> list[Value]:
-    """`op` (see `HALO_OPS`) on local values, exchanging only halos.
+    """`op` (a slice, pad, reverse or concatenate) on local values, exchanging only halos.
 
     Raises PartitionError where a dim is sharded differently in the operands
     and the result (the caller falls back to computing it whole)."""

@@ -37,7 +37,7 @@ from shardonnay.partitioner.local.context import (
     axes_index,
     partition_error,
 )
-from shardonnay.partitioner.local.layout import IDENTITIES
+from shardonnay.partitioner.local.layout import combiner
 from shardonnay.partitioner.local.ops.positional import localize
 
 
@@ -211,9 +211,8 @@ def scatter(ctx: LocalContext, op: Op, operands, regions) -> list[Value]:
     ]
     local_inputs = list(operands[:count])
     if reduction_axes:
-        kind = reduction_of(op.regions[0])
-        dtype = np.dtype(inputs[0].type.dtype)
-        if count > 1 or kind not in IDENTITIES:
+        found = combiner(reduction_of(op.regions[0]) or "")
+        if count > 1 or found is None:
             raise partition_error(
                 op, "updates sharded along batch dims need a combiner with an identity"
             )
@@ -221,10 +220,8 @@ def scatter(ctx: LocalContext, op: Op, operands, regions) -> list[Value]:
         local_type = local_inputs[0].type
         is_leader = ctx.table_entry(leader, ctx.partition_id(), "i1")
         is_leader = ctx.broadcast(is_leader, local_type.with_element_type("i1"))
-        identity = ctx.constant(
-            np.array(IDENTITIES[kind](dtype)), TensorType((), local_type.element_type)
-        )
-        identity = ctx.broadcast(identity, local_type)
+        neutral = found.identity(inputs[0].type.dtype)
+        identity = ctx.broadcast(ctx.scalar(neutral, local_type.element_type), local_type)
         local_inputs = [
             ctx.value("stablehlo.select", [is_leader, x, identity], local_type)
             for x in local_inputs

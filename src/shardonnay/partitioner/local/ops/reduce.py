@@ -50,18 +50,9 @@ from shardonnay.partitioner.local.factors import (
     plan_factors,
     rule_of,
 )
-from shardonnay.partitioner.local.layout import IDEMPOTENT, IDENTITIES, all_gather_dim
+from shardonnay.partitioner.local.layout import all_gather_dim, combiner
 from shardonnay.partitioner.local.moves import move
-
-_SCALAR_BODIES = (
-    "stablehlo.add",
-    "stablehlo.multiply",
-    "stablehlo.maximum",
-    "stablehlo.minimum",
-    "stablehlo.and",
-    "stablehlo.or",
-    "stablehlo.xor",
-)
+from shardonnay.runtime.interpreter import Interpreter
 
 
 def constant_value(value: Value) -> np.ndarray | None:
@@ -118,10 +109,11 @@ def reduce(ctx: LocalContext, op: Op, operands, regions) -> list[Value]:
     kind = reduction_of(op.regions[0]) if count == 1 else None
     inputs, inits = list(operands[:count]), list(operands[count:])
     element = inputs[0].type.element_type
-    if kind in _SCALAR_BODIES and kind in IDENTITIES:
-        neutral = IDENTITIES[kind](np.dtype(op.operands[count].type.dtype))
+    found = combiner(kind) if kind is not None else None
+    if found is not None:
+        neutral = found.identity(op.operands[count].type.dtype)
         literal = constant_value(op.operands[count])
-        if kind in IDEMPOTENT:
+        if found.idempotent:
             init = inits[0]
             fill = lambda: init  # noqa: E731
         else:
@@ -174,8 +166,6 @@ def _init_is_idempotent(ctx: LocalContext, op: Op) -> bool:
     literals = [constant_value(v) for v in op.operands[count:]]
     if any(v is None for v in literals):
         return False
-    from shardonnay.runtime.interpreter import Interpreter
-
     arrays = [
         np.asarray(v).astype(t.type.dtype)
         for v, t in zip(literals, op.operands[count:], strict=True)
@@ -207,10 +197,11 @@ def _scan_dim(ctx: LocalContext, op: Op) -> tuple[int, str] | None:
     if len(op.operands) != 2 or ctx.sharded_axes(op.operands[0]) != ctx.sharded_axes(op.results[0]):
         return None
     kind = reduction_of(op.regions[0])
-    if kind not in _SCALAR_BODIES or kind not in IDENTITIES:
+    found = combiner(kind) if kind is not None else None
+    if found is None:
         return None
     literal = _literal(op.operands[1])
-    neutral = IDENTITIES[kind](np.dtype(op.operands[1].type.dtype))
+    neutral = found.identity(op.operands[1].type.dtype)
     if literal is None or not np.all(literal == neutral):
         return None
     shape = op.operands[0].type.shape
@@ -248,7 +239,7 @@ def prefix_scan(ctx: LocalContext, op: Op, operands, regions) -> list[Value]:
     local = x.type
     c = local.shape[d]
     element = local.element_type
-    neutral = ctx.scalar(IDENTITIES[kind](np.dtype(local.dtype)), element)
+    neutral = ctx.scalar(combiner(kind).identity(local.dtype), element)
     x = _mask_reduced(ctx, source, x, [d], lambda: neutral)
     window = list(i64_list(op, "window_dimensions"))
     window[d] = c
