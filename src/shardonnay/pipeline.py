@@ -56,12 +56,22 @@ from shardonnay.axes import AxisRef
 from shardonnay.export.explicit_reshards import insert_explicit_reshards
 from shardonnay.ir.attributes import IntegerAttr
 from shardonnay.ir.core import Module, Op, Value
+from shardonnay.ir.shardings import SHARDING
 from shardonnay.ir.types import TensorType
 from shardonnay.mesh import Mesh
+from shardonnay.ops.traits import ISOLATED_FROM_ABOVE, has_trait
 from shardonnay.propagation.debugging.origin_attributes import (
+    BLOCK_ARG_ORIGINS,
+    ORIGINS,
+    RESULT_ORIGINS,
     debug_recorder,
     propagate_with_origins,
     save_origins,
+)
+from shardonnay.propagation.debugging.propagation_edges import (
+    BLOCK_ARG_EDGES,
+    EDGES,
+    RESULT_EDGES,
 )
 from shardonnay.propagation.driver import (
     drop_sharding_rules,
@@ -106,7 +116,6 @@ __all__ = [
     "update_non_divisible_input_output_shardings",
 ]
 
-SHARDING = "sdy.sharding"
 Transform = Callable[[TensorSharding], TensorSharding]
 
 
@@ -220,12 +229,12 @@ def _with_dims(
 
 
 DEBUG_ATTRIBUTES = (
-    "sdy.sharding_origins",
-    "sdy.propagation_edges",
-    "sdy.block_arg_sharding_origins",
-    "sdy.result_sharding_origins",
-    "sdy.block_arg_propagation_edges",
-    "sdy.result_propagation_edges",
+    ORIGINS,
+    EDGES,
+    BLOCK_ARG_ORIGINS,
+    RESULT_ORIGINS,
+    BLOCK_ARG_EDGES,
+    RESULT_EDGES,
 )
 
 
@@ -477,10 +486,6 @@ def canonicalize(module: Module) -> None:
     erase_dead_ops(module)
 
 
-# Ops whose regions keep their own constants (MLIR: isolated from above).
-_ISOLATED = ("func.func", "sdy.manual_computation", "sdy.named_computation")
-
-
 def hoist_constants(module: Module) -> None:
     """What MLIR's rewrite driver does to `stablehlo.constant` ops before
     rewriting: visited in post-order, each goes to the front of the entry
@@ -500,7 +505,10 @@ def hoist_constants(module: Module) -> None:
                 continue
             block = op.parent
             assert block is not None
-            while block.parent_op is not None and block.parent_op.name not in _ISOLATED:
+            # (the regions of an op isolated from above keep their own constants)
+            while block.parent_op is not None and not has_trait(
+                block.parent_op, ISOLATED_FROM_ABOVE
+            ):
                 outer = block.parent_op.parent
                 assert outer is not None
                 block = outer

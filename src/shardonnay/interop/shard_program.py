@@ -56,13 +56,10 @@ from shardonnay.ir.core import Block, Func, Module, Op, Value
 from shardonnay.layout import device_slices
 from shardonnay.mesh import Mesh
 from shardonnay.ops.shard_dialect import DYNAMIC, SHARDING_TYPE, GridAxesArray, split_offsets
+from shardonnay.ops.traits import GRID_ANNOTATION, has_trait
 from shardonnay.sharding import TensorSharding
 
 __all__ = ["export_shard", "import_shard", "local_shape_of", "sharding_of"]
-
-# Ops of the dialect that annotate the global program (the rest run per device).
-_ANNOTATIONS = ("shard.grid", "shard.sharding", "shard.shard")
-
 
 # -- one sharding ------------------------------------------------------------------------
 
@@ -173,7 +170,7 @@ def import_shard(module: Module) -> Module:
         for op in list(f.walk()):
             if op.name == "shard.shard":
                 _import_shard_op(op, f, meshes)
-            elif op.name.startswith("shard.") and op.name not in _ANNOTATIONS:
+            elif op.name.startswith("shard.") and not has_trait(op, GRID_ANNOTATION):
                 raise UnsupportedOpError(
                     f"{op.name} belongs to a per-device (partitioned) program; only "
                     "shard.grid, shard.sharding and shard.shard translate to sdy"

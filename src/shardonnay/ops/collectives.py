@@ -41,6 +41,7 @@ from shardonnay.ir.core import Op, Region
 from shardonnay.ir.types import TensorType, Type
 from shardonnay.ops.control_flow import prefix_pointwise_rule
 from shardonnay.ops.registry import OpDef, mark_inherent, register
+from shardonnay.ops.traits import DEVICE_COLLECTIVE, DEVICE_ID, GROUPED_DEVICES
 from shardonnay.sharding_rule import OpShardingRule, RuleBuilder
 
 Arrays = list[np.ndarray]
@@ -536,11 +537,13 @@ class DeviceIdOp(OpDef):
         return interp.collective(op, args)
 
 
-register("stablehlo.all_reduce", SameTypeCollective())
-register("stablehlo.collective_broadcast", SameTypeCollective())
-register("stablehlo.all_gather", AllGatherOp())
-register("stablehlo.reduce_scatter", ReduceScatterOp())
-register("stablehlo.all_to_all", AllToAllOp())
-register("stablehlo.collective_permute", CollectivePermuteOp())
-register("stablehlo.partition_id", DeviceIdOp())
-register("stablehlo.replica_id", DeviceIdOp())
+_GROUPED = {DEVICE_COLLECTIVE, GROUPED_DEVICES}
+register("stablehlo.all_reduce", SameTypeCollective(), traits=_GROUPED)
+register("stablehlo.collective_broadcast", SameTypeCollective(), traits=_GROUPED)
+register("stablehlo.all_gather", AllGatherOp(), traits=_GROUPED)
+register("stablehlo.reduce_scatter", ReduceScatterOp(), traits=_GROUPED)
+register("stablehlo.all_to_all", AllToAllOp(), traits=_GROUPED)
+# Its devices pair up by `source_target_pairs`, not by groups.
+register("stablehlo.collective_permute", CollectivePermuteOp(), traits={DEVICE_COLLECTIVE})
+register("stablehlo.partition_id", DeviceIdOp(), traits={DEVICE_ID})
+register("stablehlo.replica_id", DeviceIdOp(), traits={DEVICE_ID})

@@ -40,6 +40,7 @@ from shardonnay.ops.linalg import (
     verify_precision,
 )
 from shardonnay.ops.registry import OpDef, mark_inherent, register
+from shardonnay.ops.traits import CONTRACTION, ConservativeRule, NeedsCommunication
 from shardonnay.sharding_rule import OpShardingRule, RuleBuilder
 
 _CONV_PREFIX = "#stablehlo.conv<"
@@ -234,9 +235,23 @@ def conv_output_spatial(input_sizes, kernel_sizes, window: ConvWindow) -> tuple[
     return tuple(out)
 
 
+def spatial_dims(op: Op) -> list[tuple[int, ...]]:
+    """The spatial dims of the input, kernel and output of a `stablehlo.convolution`."""
+    dims = conv_dimensions(op)
+    return [dims.input_spatial, dims.kernel_spatial, dims.output_spatial]
+
+
 class ConvolutionOp(OpDef):
     """`stablehlo.convolution(%x, %w) dim_numbers = [...]x[...]->[...], window = {...}
     {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (...) -> t`."""
+
+    traits = frozenset(
+        {
+            CONTRACTION,
+            ConservativeRule(unshared_dims=spatial_dims),
+            NeedsCommunication("its padded spatial dims need a halo exchange"),
+        }
+    )
 
     _WINDOW = tuple(_WINDOW_KEYS.values())
     _ELIDED = ("dimension_numbers", *tuple(_WINDOW_KEYS.values()))

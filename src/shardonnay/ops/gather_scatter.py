@@ -25,6 +25,7 @@ from shardonnay.ops.shape import (
     int_array,
     tensor_type,
 )
+from shardonnay.ops.traits import NeedsCommunication
 from shardonnay.sharding_rule import OpShardingRule, RuleBuilder
 
 # -- gather ---------------------------------------------------------------------------------------
@@ -348,6 +349,15 @@ class ScatterOp(OpDef):
     scatter_dimension_numbers = #stablehlo.scatter<...>}> ({update computation})`:
     each in-bounds update element is combined into its input element by the
     update computation (old values first, then update values)."""
+
+    traits = frozenset(
+        {
+            NeedsCommunication(
+                "its indexed input dims are pass-through factors: each shard receives the "
+                "updates aimed at global indices"
+            )
+        }
+    )
 
     def _numbers(self, op: Op) -> dict[str, Any]:
         return _dimension_numbers(

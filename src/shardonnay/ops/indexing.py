@@ -29,6 +29,12 @@ from shardonnay.ops.shape import (
     tensor_type,
     write_list,
 )
+from shardonnay.ops.traits import (
+    COPIES_ELEMENTS,
+    DYNAMIC_SLICING,
+    ConservativeRule,
+    NeedsCommunication,
+)
 from shardonnay.sharding_rule import OpShardingRule, RuleBuilder
 
 # -- slice ----------------------------------------------------------------------------------------
@@ -39,6 +45,8 @@ _SLICE_ATTRS = ("start_indices", "limit_indices", "strides")
 class SliceOp(OpDef):
     """`stablehlo.slice %x [0:4, 2:8:2] : (tensor<8x16xf32>) -> tensor<4x3xf32>`:
     `start:limit:stride` per axis, the stride printed only when not 1."""
+
+    traits = frozenset({COPIES_ELEMENTS, ConservativeRule(blocks_moving_factors=True)})
 
     def parse(self, p, name: str) -> Op:
         operand = p.operand()
@@ -154,6 +162,8 @@ class DynamicSliceOp(OpDef):
     """`stablehlo.dynamic_slice %x, %i, %j, sizes = [2, 2]
     : (tensor<8x16xf32>, tensor<i32>, tensor<i32>) -> tensor<2x2xf32>`."""
 
+    traits = frozenset({DYNAMIC_SLICING})
+
     def parse(self, p, name: str) -> Op:
         operands = [p.operand()]
         p.expect(",", "',' after the operand")
@@ -208,6 +218,16 @@ class DynamicSliceOp(OpDef):
 class DynamicUpdateSliceOp(OpDef):
     """`stablehlo.dynamic_update_slice %x, %u, %i, %j
     : (tensor<8x16xf32>, tensor<2x2xf32>, tensor<i32>, tensor<i32>) -> tensor<8x16xf32>`."""
+
+    traits = frozenset(
+        {
+            DYNAMIC_SLICING,
+            NeedsCommunication(
+                "its updated dims are pass-through factors: each shard applies the update at "
+                "its global offset"
+            ),
+        }
+    )
 
     def parse(self, p, name: str) -> Op:
         operands = [p.operand()]

@@ -44,6 +44,7 @@ from shardonnay.ops.linalg import (
     tensor_type,
 )
 from shardonnay.ops.registry import OpDef, lookup, mark_inherent, register
+from shardonnay.ops.traits import ConservativeRule
 from shardonnay.sharding_rule import OpShardingRule, RuleBuilder
 
 
@@ -461,6 +462,8 @@ class ReduceWindowOp(OpDef):
     window_strides = ..., base_dilations = ..., window_dilations = ..., padding =
     dense<...> : tensor<Nx2xi64>}> ({ body }) : (...) -> ...` (generic form only)."""
 
+    traits = frozenset({ConservativeRule(blocks_moving_factors=True)})
+
     def _window(self, op: Op, rank: int) -> tuple:
         ones = (1,) * rank
         window = i64_list(op, "window_dimensions")
@@ -544,6 +547,8 @@ class SelectAndScatterOp(OpDef):
     ..., window_strides = ..., padding = ...}> ({ select }, { scatter }) : ...`:
     each window of `operand` selects one element (the first that `select` keeps
     against all later ones); `scatter` adds the window's `source` value there."""
+
+    traits = frozenset({ConservativeRule(blocks_moving_factors=True)})
 
     def infer_types(self, op: Op) -> list[Type] | None:
         t = tensor_type(op, op.operands[0].type, "operand")

@@ -24,7 +24,12 @@ and a set of facts, `traits` (see `shardonnay.ops.traits`).
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from shardonnay.errors import UnsupportedOpError
 
 if TYPE_CHECKING:
     from shardonnay.ir.core import Op
@@ -55,8 +60,6 @@ class OpDef:
         """Raises `IRError` if `op` breaks an invariant of this op."""
 
     def evaluate(self, op: Op, args: list, interp: Any) -> list:
-        from shardonnay.errors import UnsupportedOpError
-
         raise UnsupportedOpError(f"{op.name}: the interpreter has no semantics for this op")
 
     def sharding_rule(self, op: Op) -> OpShardingRule | None:
@@ -131,16 +134,12 @@ _loaded = False
 
 
 def _load() -> None:
-    """Imports the op families (each registers its ops)."""
+    """Imports the op families, the modules beside this one (each registers
+    its ops), by name: the registry itself depends on none of them."""
     global _loaded
     if _loaded:
         return
     _loaded = True
-    import importlib
-    import pkgutil
-
-    import shardonnay.ops as package
-
-    for info in pkgutil.iter_modules(package.__path__):
+    for info in pkgutil.iter_modules([str(Path(__file__).parent)]):
         if info.name != "registry":
-            importlib.import_module(f"shardonnay.ops.{info.name}")
+            importlib.import_module(f"{__package__}.{info.name}")

@@ -24,9 +24,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from shardonnay.ir.core import Module, Op
-from shardonnay.ops.convolution import conv_dimensions
 from shardonnay.ops.registry import lookup
-from shardonnay.ops.shape import int_attr
+from shardonnay.ops.traits import ConservativeRule, has_trait, trait_of
 from shardonnay.sharding_rule import RULE_ATTRIBUTE, OpShardingRule
 
 RuleFunction = Callable[[Op], "OpShardingRule | None"]
@@ -63,7 +62,7 @@ def rule_for(op: Op, *, conservative: bool = False) -> OpShardingRule | None:
     if user is not None:
         return user(op)
     rule = _defined_rule(op)
-    if conservative and rule is not None and op.name in _CONSERVATIVE_CHANGES:
+    if conservative and rule is not None and has_trait(op, ConservativeRule):
         return conservative_rule(op, rule)
     return rule
 
@@ -131,16 +130,16 @@ def populate_rules(module: Module, *, conservative: bool = False) -> Module:
 def conservative_rule(op: Op, rule: OpShardingRule) -> OpShardingRule:
     """`rule` (the regular rule of `op`) as Shardy builds it for conservative
     propagation, which never propagates along dims whose sharding would need
-    data to move between devices:
+    data to move between devices, as the op's `ConservativeRule` trait says:
 
     - `stablehlo.slice`, `stablehlo.pad`, `stablehlo.reduce_window`,
-      `stablehlo.select_and_scatter`: the factors of dims whose sizes differ
-      between tensors (permutation and need-replication factors) are also
-      blocked;
+      `stablehlo.select_and_scatter` (`blocks_moving_factors`): the factors
+      of dims whose sizes differ between tensors (permutation and
+      need-replication factors) are also blocked;
     - `stablehlo.concatenate` (the concatenated dim) and
-      `stablehlo.convolution` (the spatial dims): those dims get no shared
-      factor; like every dim left without one, each gets a factor of size 1
-      of its own (operands first, then results, dim by dim).
+      `stablehlo.convolution` (the spatial dims), its `unshared_dims`: those
+      dims get no shared factor; like every dim left without one, each gets a
+      factor of size 1 of its own (operands first, then results, dim by dim).
 
     The slice `[32, 4, 8] -> [32, 1, 2]`:
     `([i, j, k])->([i, j, k]) {i=32, j=4, k=8} permutation={j, k}` becomes
@@ -149,7 +148,14 @@ def conservative_rule(op: Op, rule: OpShardingRule) -> OpShardingRule:
     `([i, j], [i, j])->([i, j]) {i=4, j=8} need_replication={j}` becomes
     `([i, j], [i, k])->([i, l]) {i=4, j=1, k=1, l=1}`.
     """
-    return _CONSERVATIVE_CHANGES[op.name](op, rule)
+    trait = trait_of(op, ConservativeRule)
+    if not isinstance(trait, ConservativeRule):
+        return rule
+    if trait.blocks_moving_factors:
+        rule = _block_moving_factors(op, rule)
+    if trait.unshared_dims is not None:
+        rule = _unshared_dims(trait.unshared_dims)(op, rule)
+    return rule
 
 
 def _block_moving_factors(op: Op, rule: OpShardingRule) -> OpShardingRule:
@@ -164,16 +170,6 @@ def _block_moving_factors(op: Op, rule: OpShardingRule) -> OpShardingRule:
         tuple(sorted({*rule.blocked_propagation_factors, *moving})),
         rule.is_custom,
     )
-
-
-def _concatenated_dims(op: Op) -> list[tuple[int, ...]]:
-    dim = int_attr(op, "dimension")
-    return [(dim,)] * (len(op.operands) + len(op.results))
-
-
-def _spatial_dims(op: Op) -> list[tuple[int, ...]]:
-    dims = conv_dimensions(op)
-    return [dims.input_spatial, dims.kernel_spatial, dims.output_spatial]
 
 
 def _unshared_dims(
@@ -225,13 +221,3 @@ def _unshared_dims(
         )
 
     return change
-
-
-_CONSERVATIVE_CHANGES: dict[str, Callable[[Op, OpShardingRule], OpShardingRule]] = {
-    "stablehlo.slice": _block_moving_factors,
-    "stablehlo.pad": _block_moving_factors,
-    "stablehlo.reduce_window": _block_moving_factors,
-    "stablehlo.select_and_scatter": _block_moving_factors,
-    "stablehlo.concatenate": _unshared_dims(_concatenated_dims),
-    "stablehlo.convolution": _unshared_dims(_spatial_dims),
-}

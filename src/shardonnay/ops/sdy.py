@@ -33,7 +33,10 @@ from shardonnay.ops.traits import (
     COMPUTATION,
     DATA_FLOW,
     ISOLATED_FROM_ABOVE,
+    PASS_THROUGH,
+    PROPAGATION_MARKER,
     RECURSIVE_EFFECTS,
+    SHARDING_ANNOTATION,
     TERMINATOR,
 )
 from shardonnay.sharding import (
@@ -106,6 +109,8 @@ class _Identity(OpDef):
 
 class ShardingAnnotationOp(_Identity):
     """`sdy.sharding_constraint %x <@mesh, [...]> : t` and `sdy.reshard` (same syntax)."""
+
+    traits = frozenset({SHARDING_ANNOTATION, PASS_THROUGH})
 
     def __init__(self, *, pure: bool):
         self.pure = pure
@@ -183,6 +188,8 @@ DIRECTIONS = ("NONE", "FORWARD", "BACKWARD", "BOTH")
 class PropagationBarrierOp(_Identity):
     """`sdy.propagation_barrier %x allowed_direction=FORWARD : t`."""
 
+    traits = frozenset({PROPAGATION_MARKER})
+
     def parse(self, p, name: str) -> Op:
         operand = p.operand()
         p.expect("allowed_direction", "'allowed_direction'")
@@ -224,6 +231,7 @@ def _direction(op: Op) -> str:
 class DataFlowEdgeOp(_Identity):
     """`sdy.data_flow_edge %x sharding=<...> : t` (the sharding is optional)."""
 
+    traits = frozenset({PROPAGATION_MARKER})
     pure = False
 
     def parse(self, p, name: str) -> Op:

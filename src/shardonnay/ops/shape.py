@@ -28,6 +28,12 @@ from shardonnay.ir.core import Op, Value
 from shardonnay.ir.types import FunctionType, TensorType, Type
 from shardonnay.ops.elementwise import pointwise_rule
 from shardonnay.ops.registry import OpDef, mark_inherent, register
+from shardonnay.ops.traits import (
+    COPIES_ELEMENTS,
+    PASS_THROUGH,
+    ConservativeRule,
+    NeedsCommunication,
+)
 from shardonnay.sharding_rule import OpShardingRule, RuleBuilder
 
 # -- helpers shared with `indexing` ---------------------------------------------------------------
@@ -118,6 +124,8 @@ class BroadcastInDimOp(OpDef):
     is broadcast to the result's size.
     """
 
+    traits = frozenset({COPIES_ELEMENTS})
+
     def parse(self, p, name: str) -> Op:
         operand = p.operand()
         p.expect(",", "',' after the operand")
@@ -191,6 +199,8 @@ class BroadcastInDimOp(OpDef):
 class ReshapeOp(OpDef):
     """`stablehlo.reshape %x : (tensor<8xf32>) -> tensor<2x4xf32>` (row-major order)."""
 
+    traits = frozenset({COPIES_ELEMENTS, PASS_THROUGH})
+
     def parse(self, p, name: str) -> Op:
         return finish(p, name, [p.operand()], {}, ())
 
@@ -229,6 +239,8 @@ class ReshapeOp(OpDef):
 class TransposeOp(OpDef):
     """`stablehlo.transpose %x, dims = [1, 0] : (tensor<8x4xf32>) -> tensor<4x8xf32>`:
     result axis `i` is operand axis `dims[i]`."""
+
+    traits = frozenset({COPIES_ELEMENTS, PASS_THROUGH})
 
     def parse(self, p, name: str) -> Op:
         operand = p.operand()
@@ -272,9 +284,17 @@ class TransposeOp(OpDef):
 # -- concatenate ----------------------------------------------------------------------------------
 
 
+def concatenated_dims(op: Op) -> list[tuple[int, ...]]:
+    """The concatenated dim of each operand and result of a `stablehlo.concatenate`."""
+    dim = int_attr(op, "dimension")
+    return [(dim,)] * (len(op.operands) + len(op.results))
+
+
 class ConcatenateOp(OpDef):
     """`stablehlo.concatenate %a, %b, dim = 0
     : (tensor<2x4xf32>, tensor<3x4xf32>) -> tensor<5x4xf32>`."""
+
+    traits = frozenset({COPIES_ELEMENTS, ConservativeRule(unshared_dims=concatenated_dims)})
 
     def parse(self, p, name: str) -> Op:
         operands = [p.operand()]
@@ -352,6 +372,8 @@ def _reassembles_slices(op: Op) -> bool:
 class ReverseOp(OpDef):
     """`stablehlo.reverse %x, dims = [0] : tensor<8x4xf32>` (one type: operand = result)."""
 
+    traits = frozenset({COPIES_ELEMENTS})
+
     def parse(self, p, name: str) -> Op:
         operand = p.operand()
         p.expect(",", "',' after the operand")
@@ -401,6 +423,18 @@ class ReverseOp(OpDef):
 _PAD_ATTRS = ("edge_padding_low", "edge_padding_high", "interior_padding")
 
 
+def shifts_without_resizing(op: Op) -> bool:
+    """Whether the `stablehlo.pad` `op` has a dim whose padding is not zero but
+    leaves its size as it was (low 1 and high -1: a shift by one)."""
+    keys = ("edge_padding_low", "edge_padding_high", "interior_padding")
+    low, high, interior = (op.attributes[k].values for k in keys)
+    before, after = op.operands[0].type.shape, op.results[0].type.shape
+    return any(
+        b == a and (lo, hi, mid) != (0, 0, 0)
+        for b, a, lo, hi, mid in zip(before, after, low, high, interior, strict=True)
+    )
+
+
 class PadOp(OpDef):
     """`stablehlo.pad %x, %v, low = [1], high = [-2], interior = [1]
     : (tensor<8xf32>, tensor<f32>) -> tensor<14xf32>`.
@@ -408,6 +442,18 @@ class PadOp(OpDef):
     `interior` elements of value `%v` go between neighbours, `low`/`high`
     before/after each axis; negative edge padding removes elements.
     """
+
+    traits = frozenset(
+        {
+            COPIES_ELEMENTS,
+            ConservativeRule(blocks_moving_factors=True),
+            NeedsCommunication(
+                "a dim whose padding shifts it without changing its size is a pass-through "
+                "factor: each shard pads its own edges",
+                applies=shifts_without_resizing,
+            ),
+        }
+    )
 
     def parse(self, p, name: str) -> Op:
         operand = p.operand()

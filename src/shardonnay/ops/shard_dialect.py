@@ -49,6 +49,7 @@ from shardonnay.ir.attributes import UNIT, DenseArrayAttr, SymbolRefAttr
 from shardonnay.ir.core import Op
 from shardonnay.ir.types import OpaqueType, Type
 from shardonnay.ops.registry import OpDef, mark_inherent, register
+from shardonnay.ops.traits import GRID_ANNOTATION
 from shardonnay.syntax.cursor import Cursor
 
 DYNAMIC = -(2**63)  # MLIR's ShapedType::kDynamic: a `?` size
@@ -156,6 +157,7 @@ def check_grid_axes(op: Op, axes, shape: tuple[int, ...], what: str = "grid_axes
 class GridOp(OpDef):
     """`shard.grid @name(shape = 2x?x4)`."""
 
+    traits = frozenset({GRID_ANNOTATION})
     pure = False
 
     def parse(self, p, name: str) -> Op:
@@ -202,6 +204,8 @@ class GridOp(OpDef):
 class ShardingOp(OpDef):
     """`shard.sharding @grid split_axes = [[0]] [halo_sizes = [..]]
     [sharded_dims_offsets = [..]] : !shard.sharding`."""
+
+    traits = frozenset({GRID_ANNOTATION})
 
     def parse(self, p, name: str) -> Op:
         attrs: dict[str, Any] = {"grid": read_grid_ref(p)}
@@ -291,6 +295,8 @@ def split_offsets(split_axes, offsets, shape) -> list[tuple[int, ...]]:
 
 class ShardOp(OpDef):
     """`shard.shard %x to %sharding [annotate_for_users] : tensor<...>`."""
+
+    traits = frozenset({GRID_ANNOTATION})
 
     def parse(self, p, name: str) -> Op:
         src = p.operand()

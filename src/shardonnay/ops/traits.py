@@ -34,12 +34,13 @@ from shardonnay.ops.registry import is_registered, lookup, registered_names, reg
 
 if TYPE_CHECKING:
     from shardonnay.ir.core import Op
-    from shardonnay.sharding_rule import OpShardingRule
 
 __all__ = [
     "BROADCASTING_ELEMENTWISE",
+    "CALL",
     "COMPUTATION",
     "CONTRACTION",
+    "CONTROL_FLOW",
     "COPIES_ELEMENTS",
     "DATA_FLOW",
     "DEVICE_COLLECTIVE",
@@ -212,10 +213,17 @@ class NeedsCommunication:
 
 @dataclass(frozen=True)
 class ConservativeRule:
-    """The op's sharding rule under conservative propagation (Shardy's
-    `conservativePropagation`): `change(op, rule)` of its usual `rule`."""
+    """How Shardy builds the op's sharding rule for conservative propagation
+    (`conservativePropagation`), which never propagates along dims whose
+    sharding would need data to move between devices: with
+    `blocks_moving_factors`, the factors of dims whose sizes differ between
+    tensors (permutation and need-replication factors) are blocked too;
+    `unshared_dims(op)`, per tensor (operands, then results), gives the dims
+    left without a shared factor. (`shardonnay.ops.rules.conservative_rule`
+    makes the change.)"""
 
-    change: Callable[[Op, OpShardingRule], OpShardingRule]
+    blocks_moving_factors: bool = False
+    unshared_dims: Callable[[Op], list[tuple[int, ...]]] | None = None
 
 
 @dataclass(frozen=True)

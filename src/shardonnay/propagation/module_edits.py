@@ -8,28 +8,18 @@ from __future__ import annotations
 from shardonnay.ir.core import Block, Module, Op
 from shardonnay.ops.registry import is_registered, lookup
 from shardonnay.ops.rules import RULE_ATTRIBUTE
-from shardonnay.propagation.data_flow import DATA_FLOW_OPS
+from shardonnay.ops.traits import DATA_FLOW, RECURSIVE_EFFECTS, TERMINATOR, has_trait
 from shardonnay.sharding_rule import OpShardingRule
 
 __all__ = ["drop_sharding_rules", "erasable_ops", "erase_dead_ops", "may_erase_when_unused"]
 
 
-# Ops without effects of their own whose nested ops decide whether they have any.
-_RECURSIVE_EFFECT_OPS = (
-    "stablehlo.while",
-    "stablehlo.case",
-    "stablehlo.if",
-    "sdy.named_computation",
-)
-_TERMINATORS = ("stablehlo.return", "sdy.return")
-
-
 def _effect_free(op: Op) -> bool:
     """Whether `op` has no side effects (so that it may go when unused)."""
     name = op.name
-    if name in _TERMINATORS or name == "stablehlo.optimization_barrier":
+    if has_trait(op, TERMINATOR) or name == "stablehlo.optimization_barrier":
         return True
-    if name in _RECURSIVE_EFFECT_OPS:
+    if has_trait(op, RECURSIVE_EFFECTS):
         return all(
             _effect_free(inner) for region in op.regions for b in region.blocks for inner in b.ops
         )
@@ -47,7 +37,7 @@ def may_erase_when_unused(op: Op, *, keep_data_flow_ops: bool = False) -> bool:
     return (
         block is not None
         and op is not block.terminator
-        and not (keep_data_flow_ops and op.name in DATA_FLOW_OPS and op.results)
+        and not (keep_data_flow_ops and has_trait(op, DATA_FLOW) and op.results)
         and _effect_free(op)
     )
 

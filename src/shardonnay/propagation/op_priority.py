@@ -24,8 +24,13 @@ from collections.abc import Callable
 
 from shardonnay.ir.core import Op
 from shardonnay.ir.types import TensorType
-from shardonnay.ops.elementwise import ElementwiseOp
-from shardonnay.ops.registry import lookup
+from shardonnay.ops.traits import (
+    BROADCASTING_ELEMENTWISE,
+    DYNAMIC_SLICING,
+    ELEMENTWISE,
+    PASS_THROUGH,
+    has_trait,
+)
 from shardonnay.propagation.data_flow import DataFlowEdge
 from shardonnay.propagation.factor_propagation import PropagationDirection
 from shardonnay.sharding_rule import OpShardingRule
@@ -41,12 +46,15 @@ Directions = tuple[PropagationDirection, ...]
 
 
 def is_elementwise(op: Op) -> bool:
-    """Ops Shardy treats as elementwise (no sideways propagation between operands)."""
-    if op.name in ("stablehlo.compare", "stablehlo.select", "stablehlo.clamp"):
+    """Ops Shardy treats as elementwise (no sideways propagation between
+    operands): those with the `ELEMENTWISE` or `BROADCASTING_ELEMENTWISE`
+    trait, and a `stablehlo.bitcast_convert` that keeps the shape (between
+    element types of one bit width)."""
+    if has_trait(op, ELEMENTWISE) or has_trait(op, BROADCASTING_ELEMENTWISE):
         return True
     if op.name == "stablehlo.bitcast_convert":
         return op.operands[0].type.shape == op.results[0].type.shape
-    return isinstance(lookup(op.name), ElementwiseOp)
+    return False
 
 
 def _intersection(a: PropagationDirection, b: PropagationDirection) -> PropagationDirection:
@@ -67,16 +75,6 @@ def union(a: PropagationDirection, b: PropagationDirection) -> PropagationDirect
     return PropagationDirection.BOTH
 
 
-# Besides the elementwise ops (sharding constraints and reshards among them).
-_PASS_THROUGH_OPS = (
-    "stablehlo.reshape",
-    "stablehlo.transpose",
-    "sdy.sharding_constraint",
-    "sdy.reshard",
-)
-_FORWARD_OPS = ("stablehlo.dynamic_slice", "stablehlo.dynamic_update_slice")
-
-
 def _uses_direction(item: Item, allow_multi_use: bool) -> PropagationDirection:
     """NONE when an operand (not a scalar) of `item` has more than one use: a
     conflict could come from (or go to) another use."""
@@ -89,14 +87,14 @@ def _uses_direction(item: Item, allow_multi_use: bool) -> PropagationDirection:
 
 
 def _pass_through_op(item: Item, allow_multi_use: bool) -> PropagationDirection:
-    if isinstance(item, DataFlowEdge) or is_elementwise(item) or item.name in _PASS_THROUGH_OPS:
+    if isinstance(item, DataFlowEdge) or is_elementwise(item) or has_trait(item, PASS_THROUGH):
         return _uses_direction(item, allow_multi_use)
     if item.name == "stablehlo.custom_call" and item.attributes.get("call_target_name") in (
         "MoveToDevice",
         "MoveToHost",
     ):
         return _uses_direction(item, allow_multi_use)
-    if item.name in _FORWARD_OPS:
+    if has_trait(item, DYNAMIC_SLICING):
         return _intersection(_uses_direction(item, allow_multi_use), PropagationDirection.FORWARD)
     return PropagationDirection.NONE
 

@@ -78,6 +78,7 @@ from shardonnay.layout import local_shape
 from shardonnay.mesh import Mesh
 from shardonnay.ops.collectives import permute_pairs, process_groups
 from shardonnay.ops.sdy_collectives import SDY_COLLECTIVES
+from shardonnay.ops.traits import DEVICE_COLLECTIVE, has_trait
 from shardonnay.partitioner.analysis.cost_model import (
     ALGORITHMS,
     RING_ROUNDS,
@@ -91,14 +92,6 @@ from shardonnay.partitioner.analysis.cost_model import (
 from shardonnay.partitioner.reshard.layout_moves import Relayout, axis_groups, spanned_axes
 from shardonnay.sharding import DimSharding, TensorSharding, TensorShardingPerValue
 
-STABLEHLO_COLLECTIVES = (
-    "stablehlo.all_gather",
-    "stablehlo.all_reduce",
-    "stablehlo.reduce_scatter",
-    "stablehlo.all_to_all",
-    "stablehlo.collective_permute",
-    "stablehlo.collective_broadcast",
-)
 # -- global programs: Shardy's collectives ----------------------------------------------------
 
 
@@ -137,11 +130,17 @@ def _collective_ops(module: Module) -> Iterator[tuple[str, Op]]:
     """(where, op) of the collectives reached from `main` (every function
     when there is none), following calls."""
     funcs = {f.name: f for f in module.functions}
-    kinds = (*SDY_COLLECTIVES, *STABLEHLO_COLLECTIVES, "sdy.reshard")
+
+    def costed(op: Op) -> bool:
+        return (
+            op.name in SDY_COLLECTIVES
+            or has_trait(op, DEVICE_COLLECTIVE)
+            or op.name == "sdy.reshard"
+        )
 
     def visit(func: Func, stack: tuple[str, ...]) -> Iterator[tuple[str, Op]]:
         for i, op in enumerate(func.walk()):
-            if op.name in kinds:
+            if costed(op):
                 yield f"@{func.name} op {i}", op
             callee = op.attributes.get("callee") if op.name in ("func.call", "call") else None
             name = str(callee).lstrip("@") if callee is not None else None

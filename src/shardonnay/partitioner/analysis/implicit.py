@@ -62,6 +62,13 @@ from shardonnay.ir.verifier import verify
 from shardonnay.layout import equivalent
 from shardonnay.mesh import Mesh
 from shardonnay.ops.rules import rule_for
+from shardonnay.ops.traits import (
+    COPIES_ELEMENTS,
+    DATA_FLOW,
+    SHARDING_ANNOTATION,
+    TERMINATOR,
+    has_trait,
+)
 from shardonnay.partitioner.analysis.cost import SDY_COLLECTIVES
 from shardonnay.partitioner.halo.need import op_need
 from shardonnay.partitioner.local.factors import is_elementwise
@@ -72,32 +79,11 @@ from shardonnay.syntax.mlir_writer import OpPrinter
 
 __all__ = ["ImplicitCommunication", "implicit_communication"]
 
-# Ops whose every result element is a copy of an operand element (or a pad
-# value): what a device lacks is found by running them on global ids.
-_COPYING = (
-    "stablehlo.reshape",
-    "stablehlo.transpose",
-    "stablehlo.broadcast_in_dim",
-    "stablehlo.slice",
-    "stablehlo.pad",
-    "stablehlo.reverse",
-    "stablehlo.concatenate",
-)
 
-# Ops that move no data themselves, or whose shardings say what they need.
-_SKIPPED = (
-    "func.return",
-    "func.call",
-    "sdy.reshard",
-    "sdy.sharding_constraint",
-    "sdy.manual_computation",
-    "sdy.named_computation",
-    "sdy.return",
-    "stablehlo.return",
-    "stablehlo.while",
-    "stablehlo.case",
-    "stablehlo.optimization_barrier",
-)
+def _skipped(op: Op) -> bool:
+    """Whether `op` moves no data itself (a terminator, a data-flow op) or its
+    shardings say what it needs (a sharding annotation)."""
+    return any(has_trait(op, t) for t in (TERMINATOR, DATA_FLOW, SHARDING_ANNOTATION))
 
 
 @dataclass(frozen=True)
@@ -158,7 +144,7 @@ class _Finder:
                 )
             return found
         if (
-            op.name in _SKIPPED
+            _skipped(op)
             or not op.operands  # constants and iotas are computed where they are
             or not all(isinstance(v.type, TensorType) for v in (*op.operands, *op.results))
         ):
@@ -188,7 +174,9 @@ class _Finder:
             )
         except ShardonnayError as e:
             return f"cannot run shard by shard: {e}"
-        if verdict.status is Verdict.NOT_RUN and op.name in _COPYING:
+        # Every result element a copy of an operand element (or a pad value):
+        # what a device lacks is found by running the op on global ids.
+        if verdict.status is Verdict.NOT_RUN and has_trait(op, COPIES_ELEMENTS):
             return self._lacking(op, operands, results[0], mesh)
         if verdict.status in (Verdict.MATCHES, Verdict.UNSHARDED, Verdict.NOT_RUN):
             return None

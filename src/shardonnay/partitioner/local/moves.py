@@ -38,7 +38,8 @@ from shardonnay.ir.types import TensorType, numpy_dtype
 from shardonnay.layout import equivalent
 from shardonnay.mesh import Mesh
 from shardonnay.ops.registry import lookup
-from shardonnay.partitioner.analysis.cost import STABLEHLO_COLLECTIVES, collective_costs
+from shardonnay.ops.traits import DEVICE_COLLECTIVE, has_trait
+from shardonnay.partitioner.analysis.cost import collective_costs
 from shardonnay.partitioner.halo.exchange import relayout_by_exchange
 from shardonnay.partitioner.local import collectives as local_collectives
 from shardonnay.partitioner.local.context import (
@@ -267,7 +268,7 @@ def _received(ctx: LocalContext, ops: Sequence[Op]) -> tuple[int, int, int]:
 
     func = Func.create("main", [], [])
     for op in ops:
-        if op.name in STABLEHLO_COLLECTIVES:
+        if has_trait(op, DEVICE_COLLECTIVE):
             func.body.append(op.clone())
     attributes = {
         "mhlo.num_partitions": IntegerAttr(ctx.num_devices, "i32"),

@@ -22,7 +22,7 @@ op and value:
     the op `NEEDS_RESHARD`, which is legal (the partitioner inserts the
     reshards); an op whose Shardy rule lets shardings through that still
     need communication, and that differs, `NEEDS_COMMUNICATION`
-    (`shard_by_shard.NEEDS_COMMUNICATION`); ops the run cannot judge are
+    (the op's `NeedsCommunication` trait); ops the run cannot judge are
     `NOT_RUN`, with the reason;
 (d) `ANNOTATION_CHANGED`: with `original`, a user annotation that was lost,
     or altered beyond extending open dims (`annotations`).

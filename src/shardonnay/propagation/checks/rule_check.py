@@ -49,6 +49,7 @@ from shardonnay.layout import local_shape, shard, unshard
 from shardonnay.mesh import Mesh
 from shardonnay.ops.reduction import reduction_of
 from shardonnay.ops.rules import rule_for
+from shardonnay.ops.traits import CONTRACTION, Combiner, has_trait, trait_of
 from shardonnay.runtime.interpreter import Interpreter
 from shardonnay.sharding import DimSharding, TensorSharding
 from shardonnay.sharding_rule import OpShardingRule, factor_symbol
@@ -64,13 +65,8 @@ __all__ = [
 ]
 
 _AXIS_NAMES = ("a", "b", "c")
-# The one op of a reduction body, and the reduction it makes of partial results.
-_REDUCERS = {
-    "stablehlo.add": "sum",
-    "stablehlo.maximum": "max",
-    "stablehlo.minimum": "min",
-}
-_SUMMING_OPS = ("stablehlo.dot_general", "stablehlo.dot", "stablehlo.convolution")
+# The reductions of partial results a trial combines (a reduction body's combiner).
+_TRIED_KINDS = ("sum", "max", "min")
 
 
 class RuleError(ShardonnayError, AssertionError):
@@ -105,10 +101,13 @@ def check_rule(op: Op, *, seed: int = 0, trials: int = 20, module: Module | None
 def reduction_kind(op: Op) -> str | None:
     """How the partial results of the op's reduction factors combine:
     `"sum"`, `"max"`, `"min"`, or None where unknown."""
-    if op.name in _SUMMING_OPS:
+    if has_trait(op, CONTRACTION):
         return "sum"
     if op.name == "stablehlo.reduce" and op.regions and len(op.results) == 1:
-        return _REDUCERS.get(reduction_of(op.regions[0]))
+        body = reduction_of(op.regions[0])
+        combiner = trait_of(body, Combiner) if body is not None else None
+        if isinstance(combiner, Combiner) and combiner.kind in _TRIED_KINDS:
+            return combiner.kind
     return None
 
 

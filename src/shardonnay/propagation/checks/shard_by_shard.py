@@ -29,9 +29,10 @@ unknown, a factor split unevenly shares a dim with other factors (the dim's
 padded blocks are not the factors' pieces) or is a max/min reduction factor
 (padding zeros would take part), the interpreter cannot run the op alone
 (a collective), or a tensor is already unreduced. A shard-by-shard run that
-differs is `DIFFERS`, except for the ops of `NEEDS_COMMUNICATION`, whose
-Shardy rules are known to let shardings through that the partitioner must
-then communicate for (`NEEDS_COMMUNICATION`).
+differs is `DIFFERS`, except for the ops with the `NeedsCommunication`
+trait (`shardonnay.ops.traits`), whose Shardy rules are known to let
+shardings through that the partitioner must then communicate for
+(`NEEDS_COMMUNICATION`).
 
 >>> from shardonnay.syntax.mlir_reader import parse_module
 >>> m = parse_module('''
@@ -63,6 +64,7 @@ from shardonnay.ir.types import TensorType
 from shardonnay.layout import shard, unshard
 from shardonnay.mesh import Mesh
 from shardonnay.ops.rules import rule_for
+from shardonnay.ops.traits import NeedsCommunication, trait_of
 from shardonnay.propagation.checks.rule_check import (
     RuleError,
     compare_results,
@@ -77,7 +79,6 @@ from shardonnay.sharding import DimSharding, TensorSharding
 from shardonnay.sharding_rule import OpShardingRule, factor_symbol
 
 __all__ = [
-    "NEEDS_COMMUNICATION",
     "LocalCheck",
     "Verdict",
     "check_shard_by_shard",
@@ -95,39 +96,6 @@ class Verdict(enum.Enum):
     NOT_RUN = "not run"  # agreeing factors, but the run cannot tell (see `reason`)
     # Agreeing factors of an op whose rule (Shardy's) still needs communication.
     NEEDS_COMMUNICATION = "needs communication"
-
-
-# Shardy's rules for these ops let shardings pass through factors on which the
-# op still needs communication, which the partitioner adds: shard by shard,
-# such an op differs, and that is no fault of propagation.
-NEEDS_COMMUNICATION = {
-    "stablehlo.dynamic_update_slice": (
-        "its updated dims are pass-through factors: each shard applies the update at its "
-        "global offset"
-    ),
-    "stablehlo.scatter": (
-        "its indexed input dims are pass-through factors: each shard receives the updates "
-        "aimed at global indices"
-    ),
-    "stablehlo.convolution": "its padded spatial dims need a halo exchange",
-    "stablehlo.pad": (
-        "a dim whose padding shifts it without changing its size is a pass-through factor: "
-        "each shard pads its own edges"
-    ),
-}
-
-
-def _needs_communication(op: Op) -> bool:
-    """Whether `op` is one of the cases of `NEEDS_COMMUNICATION`."""
-    if op.name != "stablehlo.pad":
-        return op.name in NEEDS_COMMUNICATION
-    keys = ("edge_padding_low", "edge_padding_high", "interior_padding")
-    low, high, interior = (op.attributes[k].values for k in keys)
-    before, after = op.operands[0].type.shape, op.results[0].type.shape
-    return any(
-        b == a and (lo, hi, mid) != (0, 0, 0)
-        for b, a, lo, hi, mid in zip(before, after, low, high, interior, strict=True)
-    )
 
 
 @dataclass(frozen=True)
@@ -307,10 +275,12 @@ def check_shard_by_shard(
         rng if rng is not None else np.random.default_rng(0),
         kind if reduction_axes else None,
     )
-    if verdict.status is Verdict.DIFFERS and _needs_communication(op):
-        return LocalCheck(
-            Verdict.NEEDS_COMMUNICATION, f"{NEEDS_COMMUNICATION[op.name]} ({verdict.reason})"
-        )
+    # Shardy's rule lets shardings pass through factors on which the op still
+    # needs communication, which the partitioner adds: shard by shard, such an
+    # op differs, and that is no fault of propagation.
+    needs = trait_of(op, NeedsCommunication)
+    if verdict.status is Verdict.DIFFERS and needs is not None and needs.holds_for(op):
+        return LocalCheck(Verdict.NEEDS_COMMUNICATION, f"{needs.reason} ({verdict.reason})")
     return verdict
 
 
