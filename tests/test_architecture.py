@@ -34,7 +34,11 @@ SOURCE = Path(__file__).resolve().parents[1] / "src" / PACKAGE
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("foundations", ("errors", "progress", "syntax.cursor")),
     ("values", ("axes", "mesh", "sharding", "layout", "layout_report", "sharding_rule")),
-    ("ir", ("ir",)),
+    # The op registry and the traits it answers for (`has_trait(op, DATA_FLOW)`)
+    # import no op definition (the families register themselves when first
+    # looked up), so the IR may ask an op's facts: the sharding accessor asks
+    # which ops tie values by data-flow edges, the builder an op's types.
+    ("ir", ("ir", "ops.registry", "ops.traits")),
     ("collectives", ("collectives",)),
     ("ops", ("ops",)),
     # The reader and writer dispatch to the op definitions; the verifier runs them.
