@@ -23,10 +23,14 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
+from shardonnay.errors import IRError
+from shardonnay.ir.dense import decode_dense, dense_body
 from shardonnay.ir.floats import format_float
-from shardonnay.ir.types import TensorType, Type
+from shardonnay.ir.types import MAX_NESTING, TensorType, Type, element_type_of, numpy_dtype
 from shardonnay.mesh import Mesh
-from shardonnay.sharding import ManualAxes, TensorSharding, TensorShardingPerValue
+from shardonnay.sharding import ManualAxes, TensorSharding, TensorShardingPerValue, symbol_ref
 from shardonnay.sharding_rule import OpShardingRule
 from shardonnay.syntax.cursor import quote
 
@@ -83,8 +87,6 @@ class SymbolRefAttr:
         return self.names[-1]
 
     def __str__(self) -> str:
-        from shardonnay.sharding import symbol_ref
-
         return "::".join(symbol_ref(n) for n in self.names)
 
 
@@ -117,16 +119,17 @@ class DenseElementsAttr:
     body: str
     type: TensorType
 
-    def to_numpy(self):
-        from shardonnay.ir.dense import decode_dense
-
+    def to_numpy(self) -> np.ndarray:
         return decode_dense(self.body, self.type)
 
     @classmethod
     def from_numpy(cls, array, type: TensorType | None = None) -> DenseElementsAttr:
-        from shardonnay.ir.dense import encode_dense
-
-        return encode_dense(array, type)
+        """The attribute of `array` (of `type`, or the array's own)."""
+        array = np.asarray(array)
+        if type is None:
+            type = TensorType(array.shape, element_type_of(array.dtype))
+        array = array.astype(numpy_dtype(type.element_type)).reshape(type.shape)
+        return cls(dense_body(array, type.element_type), type)
 
     def __str__(self) -> str:
         return f"dense<{self.body}> : {self.type}"
@@ -187,16 +190,10 @@ def _field_str(value: Any) -> str:
     return attr_str(value)
 
 
-#: How deep attributes (arrays, dictionaries, dialect attributes) and function types may nest.
-MAX_NESTING = 64
-
-
 def attr_str(value: Any, _depth: int = 0) -> str:
     """The MLIR text of an attribute value (`IRError` for arrays and
     dictionaries nested more than `MAX_NESTING` deep)."""
     if _depth > MAX_NESTING:
-        from shardonnay.errors import IRError
-
         raise IRError(f"an attribute nested more than {MAX_NESTING} levels deep")
     if value is True:
         return "true"

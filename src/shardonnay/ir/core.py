@@ -20,7 +20,7 @@ the mutators here keep those use-lists exact:
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from shardonnay.errors import IRError
 from shardonnay.ir.types import FunctionType, Type
@@ -512,11 +512,12 @@ class Module:
         return copy
 
     def to_text(self, *, generic: bool = False, debug_info: bool = False) -> str:
-        from shardonnay.ir.structure import check_nesting
-        from shardonnay.syntax.mlir_writer import write_module
-
-        check_nesting(self)  # the writer recurses into regions
-        return write_module(self, generic=generic, debug_info=debug_info)
+        """The MLIR text of this module (`generic`: every op in MLIR's generic
+        form; `debug_info`: with locations), written by the installed
+        `ModuleWriter` (see `install_module_writer`)."""
+        if _module_writer is None:
+            raise IRError("no module writer is installed: import shardonnay first")
+        return _module_writer(self, generic=generic, debug_info=debug_info)
 
     def __str__(self) -> str:
         return self.to_text()
@@ -543,3 +544,40 @@ def _walk_pre_order(ops: Iterator[Op]) -> Iterator[Op]:
             stack.append(
                 inner for region in op.regions for block in region.blocks for inner in block.ops
             )
+
+
+# -- printing ------------------------------------------------------------------------
+
+
+class ModuleWriter(Protocol):
+    """What writes a module as MLIR text: `writer(module, generic=..., debug_info=...)`.
+
+    Printing an op asks its definition (`shardonnay.ops`) for its custom form,
+    and the op definitions are built on this IR, so the IR cannot import the
+    writer: it is handed down once. The contract: `import shardonnay` (which
+    every `import shardonnay.x` runs first) installs
+    `shardonnay.syntax.mlir_writer.write_module`; nothing else installs one.
+    """
+
+    def __call__(self, module: Module, *, generic: bool, debug_info: bool) -> str: ...
+
+
+_module_writer: ModuleWriter | None = None
+
+
+def install_module_writer(writer: ModuleWriter) -> ModuleWriter | None:
+    """Makes `writer` the one `Module.to_text` and `str(module)` use; returns
+    the one it replaces (None at first).
+
+    >>> m = Module(name="m")
+    >>> previous = install_module_writer(lambda module, **options: f"<{module.name}>")
+    >>> str(m)
+    '<m>'
+    >>> install_module_writer(previous) is not None
+    True
+    >>> str(m)
+    'module @m {\\n}\\n'
+    """
+    global _module_writer
+    previous, _module_writer = _module_writer, writer
+    return previous

@@ -4,13 +4,17 @@ MLIR writes a splat as one element (`dense<0.000000e+00>`), up to 100
 elements as nested lists (`dense<[[1, 2], [3, 4]]>`), and more as the hex of
 their little-endian bytes (`dense<"0x0000803F...">`, one byte per i1).
 
+`DenseElementsAttr.to_numpy` and `DenseElementsAttr.from_numpy` use them.
+
 >>> import numpy as np
 >>> from shardonnay.ir.types import TensorType
->>> a = encode_dense(np.array([[1, 2], [3, 4]], np.int32))
->>> str(a)
-'dense<[[1, 2], [3, 4]]> : tensor<2x2xi32>'
->>> decode_dense(a.body, a.type).tolist()
+>>> body = dense_body(np.array([[1, 2], [3, 4]], np.int32), "i32")
+>>> body
+'[[1, 2], [3, 4]]'
+>>> decode_dense(body, TensorType((2, 2), "i32")).tolist()
 [[1, 2], [3, 4]]
+>>> dense_body(np.zeros((3, 3), np.float32), "f32")
+'0.000000e+00'
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ import numpy as np
 
 from shardonnay.errors import ShardonnayError
 from shardonnay.ir.floats import float_from_bits, format_float
-from shardonnay.ir.types import TensorType, element_type_of, is_complex, is_float, numpy_dtype
+from shardonnay.ir.types import TensorType, is_complex, is_float, numpy_dtype
 
 HEX_THRESHOLD = 100  # more elements than this print as hex bytes
 
@@ -49,18 +53,9 @@ def decode_dense(body: str, type: TensorType) -> np.ndarray:
     return array
 
 
-def encode_dense(array, type: TensorType | None = None):
-    """The `DenseElementsAttr` of `array` (of `type`, or the array's own)."""
-    from shardonnay.ir.attributes import DenseElementsAttr
-
-    array = np.asarray(array)
-    if type is None:
-        type = TensorType(array.shape, element_type_of(array.dtype))
-    array = array.astype(numpy_dtype(type.element_type)).reshape(type.shape)
-    return DenseElementsAttr(dense_body(array, type.element_type), type)
-
-
 def dense_body(array: np.ndarray, element_type: str) -> str:
+    """The canonical text of `array`'s elements (of `element_type`) between
+    `dense<` and `>`: a splat, nested lists, or hex bytes past `HEX_THRESHOLD`."""
     if array.size == 0:
         return ""
     flat = array.reshape(-1)
@@ -140,4 +135,4 @@ def _parse_nested(body: str, element_type: str):
     return value(next(it))
 
 
-__all__ = ["decode_dense", "dense_body", "encode_dense"]
+__all__ = ["decode_dense", "dense_body"]

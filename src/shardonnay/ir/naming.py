@@ -44,6 +44,7 @@ from pathlib import PurePosixPath
 
 from shardonnay.errors import IRError
 from shardonnay.ir.core import Func, Module, Op, Value
+from shardonnay.syntax.mlir_writer import OpPrinter
 
 __all__ = [
     "ValueName",
@@ -100,8 +101,6 @@ def _values_of(func: Func) -> Iterator[Value]:
 def value_names(module: Module) -> dict[Value, ValueName]:
     """The `ValueName` of every value of every defined function of `module`,
     in program order, named as `module.to_text()` prints them."""
-    from shardonnay.syntax.mlir_writer import OpPrinter
-
     printer = OpPrinter()
     printer.names.number(module.body.ops)
     locations = _LocationReader(module.aliases)

@@ -46,6 +46,7 @@ from shardonnay.sharding import (
     placement_sharding,
 )
 from shardonnay.sharding_rule import OpShardingRule
+from shardonnay.syntax.dense_literal import DenseLiteralError, canonical_dense_body
 
 _TERMINATOR_SUFFIXES = (".return", ".yield")
 _CHECKED_EXCEPTIONS = (KeyError, IndexError, TypeError, ValueError, AttributeError)
@@ -166,8 +167,6 @@ class _Verifier:
 
     def _literals(self, op: Op) -> None:
         """Each `dense<...>` attribute is a value of its type (MLIR's messages)."""
-        from shardonnay.syntax.dense_literal import DenseLiteralError, canonical_dense_body
-
         for name, value in op.attributes.items():
             if isinstance(value, DenseElementsAttr):
                 try:

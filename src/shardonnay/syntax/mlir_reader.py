@@ -29,7 +29,6 @@ from typing import Any
 from shardonnay.collectives.attributes import AXIS_LIST_KEYWORDS, read_axis_list_attr
 from shardonnay.errors import ParseError, ShardonnayError
 from shardonnay.ir.attributes import (
-    MAX_NESTING,
     UNIT,
     DenseArrayAttr,
     DenseElementsAttr,
@@ -45,12 +44,16 @@ from shardonnay.ir.dense import HEX_THRESHOLD
 from shardonnay.ir.floats import float_from_bits
 from shardonnay.ir.structure import MAX_REGION_DEPTH
 from shardonnay.ir.types import (
+    _BARE_ID,
+    MAX_NESTING,
+    MAX_RANK,
     FunctionType,
     OpaqueType,
     TensorType,
-    TokenType,
     Type,
+    TypeReader,
     numpy_dtype,
+    parse_type,
 )
 from shardonnay.mesh import read_mesh
 from shardonnay.ops.registry import lookup
@@ -62,7 +65,7 @@ from shardonnay.sharding import (
     read_tensor_sharding,
 )
 from shardonnay.sharding_rule import read_op_sharding_rule
-from shardonnay.syntax.cursor import _SPACE, _SPACE_START, Cursor
+from shardonnay.syntax.cursor import _SPACE, _SPACE_START
 from shardonnay.syntax.dense_literal import DenseLiteralError, canonical_dense_body
 
 _SSA_USE = re.compile(r"%([A-Za-z0-9_$.\-]+)(?:#(\d+))?")
@@ -70,24 +73,12 @@ _RESULT_DEF = re.compile(r"%([A-Za-z0-9_$.\-]+)(?::(\d+))? = ")
 _SSA_DEF = re.compile(r"%([A-Za-z0-9_$.\-]+)(?::(\d+))?")
 _BLOCK_LABEL = re.compile(r"\^[A-Za-z0-9_$.\-]+")
 _OP_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_$]*(?:\.[A-Za-z0-9_$]+)*")
-_BARE_ID = re.compile(r"[A-Za-z_][A-Za-z0-9_$.]*")
-_TENSOR = re.compile(
-    r"tensor<((?:\d+x)*)([a-z][a-z0-9]*|complex<[a-z0-9]+>)(, [^<>]+(?:<[^<>]*>)?)?>"
-)
-_TENSOR_TEXT = r"tensor<(?:\d+x)*[a-z][a-z0-9]*>"
-_SIMPLE_FUNCTION_TYPE = re.compile(
-    rf"\((?:{_TENSOR_TEXT}(?:, {_TENSOR_TEXT})*)?\) -> "
-    rf"(?:{_TENSOR_TEXT}|\((?:{_TENSOR_TEXT}(?:, {_TENSOR_TEXT})*)?\))(?![\w<])"
-)
-_SCALAR_TYPE = re.compile(r"(?:[su]?i[0-9]+|ui[0-9]+|bf16|f[0-9]+|tf32|index|none)\b")
 _NUMBER = re.compile(r"-?(?:0x[0-9A-Fa-f]+|[0-9]+(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?)")
 _ENUM = re.compile(r"#([A-Za-z_][A-Za-z0-9_]*)<([A-Za-z_][A-Za-z0-9_]*) ([A-Za-z_0-9]+)>")
 _FLAT = r'[^<>"]*(?:"[^"\\]*"[^<>"]*)*'
 _FLAT_SHARDING = re.compile(
     rf"#sdy\.sharding<{_FLAT}>|#sdy\.sharding_per_value<\[(?:<{_FLAT}>(?:, )?)*\]>"
 )
-_BRACKETS = re.compile(r'"(?:[^"\\]|\\.)*"|->|[<>\[\]{}()]')
-_OPEN = {"<": ">", "[": "]", "{": "}", "(": ")"}
 _SDY_ATTRS = {
     "#sdy.sharding_per_value": read_sharding_per_value,
     "#sdy.sharding": read_tensor_sharding,
@@ -95,14 +86,10 @@ _SDY_ATTRS = {
     "#sdy.op_sharding_rule": read_op_sharding_rule,
 }
 
-#: The largest rank of a tensor type: numpy's limit on an array's dims.
-MAX_RANK = 64
-
-_TYPE_CACHE: dict[str, Type] = {}
 _ATTR_CACHE: dict[str, Any] = {}
 
 
-class Parser(Cursor):
+class Parser(TypeReader):
     """A cursor over MLIR text that knows types, attributes, ops and regions.
 
     `OpDef.parse` methods receive this object; the methods they use are
@@ -114,9 +101,7 @@ class Parser(Cursor):
     __slots__ = (
         "_barrier",
         "_depth_base",
-        "_nesting",
         "_scopes",
-        "aliases",
         "default_dialects",
         "forward",
         "num_results",
@@ -128,9 +113,7 @@ class Parser(Cursor):
         self._barrier = 0  # scopes below this index are invisible (isolated regions)
         self.forward: dict[str, tuple[Value, int]] = {}
         self.default_dialects: list[str | None] = [None]
-        self.aliases: dict[str, str] = {}
         self.num_results = 0
-        self._nesting = 0  # arrays, dictionaries and function types being read
         self._depth_base = 0  # 1 inside `module { ... }`, whose region does not count
 
     # -- values --------------------------------------------------------------------
@@ -179,93 +162,6 @@ class Parser(Cursor):
             forward = self.forward.pop(f"{name}#{i}", None)
             if forward is not None:
                 forward[0].replace_all_uses_with(v)
-
-    # -- types -----------------------------------------------------------------------
-
-    def type(self) -> Type:
-        text, pos = self.text, self.pos
-        if pos < len(text) and text[pos] in _SPACE_START:
-            pos = self.pos = _SPACE.match(text, pos).end()
-        m = _TENSOR.match(text, pos)
-        if m is not None:
-            key = m.group()
-            t = _TYPE_CACHE.get(key)
-            if t is None:
-                dims = m.group(1)
-                shape = tuple(int(d) for d in dims.split("x")[:-1]) if dims else ()
-                if len(shape) > MAX_RANK:
-                    raise self.error(
-                        f"a tensor of rank {len(shape)}: shardonnay holds tensors of rank at "
-                        f"most {MAX_RANK} (numpy's limit)"
-                    )
-                encoding = m.group(3)[2:] if m.group(3) else None
-                t = _TYPE_CACHE[key] = TensorType(shape, m.group(2), encoding)
-            self.pos = m.end()
-            return t
-        if text.startswith("!stablehlo.token", pos):
-            self.pos += len("!stablehlo.token")
-            return TokenType()
-        if text.startswith("(", pos):
-            return self.functional_type()
-        if text.startswith("!", pos):
-            m = _BARE_ID.match(text, pos + 1)
-            if m is None:
-                raise self.error("expected a type")
-            end = m.end()
-            if text.startswith("<", end):
-                end = self._balanced_end(end)
-            self.pos = end
-            name = text[pos:end]
-            if name[1:] in self.aliases:
-                return parse_type(self.aliases[name[1:]])
-            return OpaqueType(name)
-        m = _SCALAR_TYPE.match(text, pos)
-        if m is not None:
-            self.pos = m.end()
-            return OpaqueType(m.group())
-        for prefix in ("tensor<", "complex<", "tuple<", "vector<", "memref<"):
-            if text.startswith(prefix, pos):
-                end = self._balanced_end(pos + len(prefix) - 1)
-                self.pos = end
-                return OpaqueType(text[pos:end])
-        raise self.error("expected a type")
-
-    def types(self) -> list[Type]:
-        """`t1, t2, ...` (at least one)."""
-        types = [self.type()]
-        while self.accept(","):
-            types.append(self.type())
-        return types
-
-    def type_list_parens(self) -> list[Type]:
-        """`(t1, t2)`, possibly empty."""
-        self.expect("(")
-        if self.accept(")"):
-            return []
-        types = self.types()
-        self.expect(")", "')' closing the type list")
-        return types
-
-    def functional_type(self) -> FunctionType:
-        """`(inputs) -> result` or `(inputs) -> (results)`."""
-        self.skip_space()
-        m = _SIMPLE_FUNCTION_TYPE.match(self.text, self.pos)
-        if m is not None:  # the frequent all-tensor case, memoized by its text
-            key = m.group()
-            cached = _TYPE_CACHE.get(key)
-            if cached is None:
-                cached = _TYPE_CACHE[key] = Parser(key)._read_functional_type()
-            self.pos = m.end()
-            return cached
-        return self._read_functional_type()
-
-    def _read_functional_type(self) -> FunctionType:
-        self._enter()
-        inputs = self.type_list_parens()
-        self.expect("->", "'->' in a function type")
-        results = self.type_list_parens() if self.peek("(") else [self.type()]
-        self._nesting -= 1
-        return FunctionType(tuple(inputs), tuple(results))
 
     # -- attributes ---------------------------------------------------------------------
 
@@ -350,15 +246,6 @@ class Parser(Cursor):
                 self._nesting -= 1
                 return attrs
             self.expect(",", "',' or '}' in the attribute dictionary")
-
-    def _enter(self) -> None:
-        """One more level of nested attributes or types; a `ParseError` past `MAX_NESTING`."""
-        self._nesting += 1
-        if self._nesting > MAX_NESTING:
-            raise self.error(
-                f"attributes or types nested more than {MAX_NESTING} levels deep "
-                "(the most shardonnay reads)"
-            )
 
     def optional_attr_dict(self) -> dict[str, Any]:
         return self.attr_dict() if self.peek("{") else {}
@@ -471,22 +358,6 @@ class Parser(Cursor):
         if len(_ATTR_CACHE) < 100_000:
             _ATTR_CACHE[raw] = value
         return value
-
-    def _balanced_end(self, pos: int) -> int:
-        """The offset after the bracket that closes the one at `pos`."""
-        text = self.text
-        stack = [_OPEN[text[pos]]]
-        for m in _BRACKETS.finditer(text, pos + 1):
-            tok = m.group()
-            if tok in _OPEN:
-                stack.append(_OPEN[tok])
-            elif tok == stack[-1]:
-                stack.pop()
-                if not stack:
-                    return m.end()
-            elif tok in ">]})" and tok != "->":
-                raise self.error(f"unbalanced '{tok}'", m.start())
-        raise self.error(f"unclosed '{text[pos]}'", pos)
 
     # -- ops -------------------------------------------------------------------------
 
@@ -915,16 +786,6 @@ def parse_modules(text: str, source: str = "<string>") -> list[Module]:
 _SPLIT = re.compile(r"^// -----[^\n]*$", re.MULTILINE)
 
 
-def parse_type(text: str) -> Type:
-    cached = _TYPE_CACHE.get(text)
-    if cached is not None:
-        return cached
-    parser = Parser(text)
-    t = parser.type()
-    parser.expect_end()
-    return t
-
-
 def parse_attribute(text: str) -> Any:
     parser = Parser(text)
     value = parser.attribute()
@@ -932,4 +793,12 @@ def parse_attribute(text: str) -> Any:
     return value
 
 
-__all__ = ["Parser", "parse_attribute", "parse_module", "parse_modules", "parse_type"]
+__all__ = [
+    "MAX_NESTING",
+    "MAX_RANK",
+    "Parser",
+    "parse_attribute",
+    "parse_module",
+    "parse_modules",
+    "parse_type",
+]

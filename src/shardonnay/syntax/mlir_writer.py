@@ -13,8 +13,10 @@ from typing import Any
 
 from shardonnay.ir.attributes import attr_str, entry_str
 from shardonnay.ir.core import Block, Module, Op, Region, Value
+from shardonnay.ir.structure import check_nesting
 from shardonnay.ir.types import FunctionType, Type
 from shardonnay.ops.registry import lookup
+from shardonnay.sharding import symbol_ref
 
 
 class _Names:
@@ -257,7 +259,13 @@ class OpPrinter:
 
 
 def write_module(module: Module, *, generic: bool = False, debug_info: bool = False) -> str:
-    """The text of `module`, as `mlir::Module::print` writes it."""
+    """The text of `module`, as `mlir::Module::print` writes it (an `IRError`
+    for regions nested deeper than the writer recurses: `check_nesting`).
+
+    The package root installs it as the IR's `ModuleWriter`, so that
+    `module.to_text()` and `str(module)` write with it.
+    """
+    check_nesting(module)
     printer = OpPrinter(generic=generic, debug_info=debug_info)
     printer.names.number(module.body.ops)
     out = printer.out
@@ -276,7 +284,7 @@ def write_module(module: Module, *, generic: bool = False, debug_info: bool = Fa
         return printer.text()
     out.append("module")
     if module.name:
-        out.append(" " + attr_str_symbol(module.name))
+        out.append(" " + symbol_ref(module.name))
     if module.attributes:
         out.append(" attributes " + _attr_dict_text(module.attributes))
     out.append(" {")
@@ -299,12 +307,6 @@ def write_op(op: Op, *, generic: bool = False) -> str:
     printer.names.number([op])
     printer.op(op)
     return printer.text()
-
-
-def attr_str_symbol(name: str) -> str:
-    from shardonnay.sharding import symbol_ref
-
-    return symbol_ref(name)
 
 
 def _attr_dict_text(attrs: dict[str, Any]) -> str:
