@@ -31,7 +31,8 @@ sys.path.insert(0, str(ROOT / "src"))
 
 import shardonnay.partitioner.local.convert as global_to_local  # noqa: E402
 from shardonnay.errors import CheckError, ShardonnayError  # noqa: E402
-from shardonnay.partitioner.program import check, explicit_collectives  # noqa: E402
+from shardonnay.partitioner.program import explicit_collectives  # noqa: E402
+from shardonnay.runtime.check import check  # noqa: E402
 from shardonnay.syntax.mlir_reader import parse_module  # noqa: E402
 
 CORPUS = ROOT / "tests" / "corpus"

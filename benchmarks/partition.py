@@ -266,7 +266,7 @@ def model_rows(name: str, *, with_check: bool) -> tuple[list[ModelRow], str]:
     import warnings
 
     from shardonnay.partitioner.analysis.memory import peak_memory
-    from shardonnay.partitioner.program import check
+    from shardonnay.runtime.check import check
 
     text = (MODELS / f"{name}.mlir").read_text()
     xla_info = json.loads((MODELS / f"{name}.json").read_text())["xla"]

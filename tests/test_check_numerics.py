@@ -18,11 +18,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import shardonnay.partitioner.local.convert as global_to_local
+import shardonnay.runtime.check as checking
 from shardonnay.cli import main
 from shardonnay.errors import CheckError, ShardonnayError
 from shardonnay.ir.attributes import DenseElementsAttr
-from shardonnay.partitioner.program import check
+from shardonnay.runtime.check import check
 from shardonnay.runtime.interpreter import random_inputs, run
 from shardonnay.runtime.numerics import judge_output, wide_reference
 from shardonnay.syntax.mlir_reader import parse_module
@@ -93,14 +93,14 @@ def plant(monkeypatch):
     """Makes `check` partition with `bug` applied to the per-device program."""
 
     def apply(bug):
-        convert = global_to_local.convert_global_to_local
+        convert = checking.convert_global_to_local
 
         def planted(module, **options):
             local = convert(module, **options)
             bug(local)
             return local
 
-        monkeypatch.setattr(global_to_local, "convert_global_to_local", planted)
+        monkeypatch.setattr(checking, "convert_global_to_local", planted)
 
     return apply
 

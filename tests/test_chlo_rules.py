@@ -21,8 +21,9 @@ from shardonnay.ops.chlo import RULE_ATTRIBUTE, computed_rule, write_computed_ru
 from shardonnay.ops.rules import rule_for
 from shardonnay.partitioner.analysis.cost import collective_costs
 from shardonnay.partitioner.local.convert import convert_global_to_local
-from shardonnay.partitioner.program import check, explicit_collectives, partition
+from shardonnay.partitioner.program import explicit_collectives, partition
 from shardonnay.passes import run_pipeline
+from shardonnay.runtime.check import check
 
 UNARY = ("square", "erf", "erfc", "lgamma", "tan", "atanh", "cosh")
 

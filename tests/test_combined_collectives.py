@@ -15,7 +15,8 @@ from shardonnay.ir.verifier import verify
 from shardonnay.partitioner.analysis.cost import collective_costs
 from shardonnay.partitioner.local.combined_collectives import combine_all_reduces
 from shardonnay.partitioner.local.convert import convert_global_to_local
-from shardonnay.partitioner.program import check, explicit_collectives, partition
+from shardonnay.partitioner.program import explicit_collectives, partition
+from shardonnay.runtime.check import check
 
 MODELS = Path(__file__).parent / "models"
 

@@ -16,8 +16,9 @@ import pytest
 from shardonnay.cli import main
 from shardonnay.errors import UnsupportedOpError
 from shardonnay.ir.verifier import verify
-from shardonnay.partitioner.program import check, partition
+from shardonnay.partitioner.program import partition
 from shardonnay.pipeline import propagation_pipeline
+from shardonnay.runtime.check import check
 from shardonnay.runtime.interpreter import run
 from shardonnay.syntax.mlir_reader import parse_module
 

@@ -29,7 +29,7 @@ import shardonnay  # noqa: E402
 from shardonnay.errors import UnsupportedOpError  # noqa: E402
 from shardonnay.jax import lower, run, shardings  # noqa: E402
 from shardonnay.jax.execution import run_partitioned  # noqa: E402
-from shardonnay.partitioner.program import compare_output  # noqa: E402
+from shardonnay.runtime.numerics import compare_output  # noqa: E402
 
 CORPUS = Path(__file__).parent / "corpus"
 CORPUS_NAMES = sorted(p.stem for p in CORPUS.glob("*.mlir"))

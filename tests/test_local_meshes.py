@@ -27,7 +27,7 @@ from shardonnay.layout import device_slices
 from shardonnay.mesh import Mesh
 from shardonnay.partitioner.local.collectives import permute_pairs
 from shardonnay.partitioner.local.convert import convert_global_to_local
-from shardonnay.partitioner.program import check
+from shardonnay.runtime.check import check
 from shardonnay.runtime.simulator import device_count, simulate
 from shardonnay.sharding import DimSharding, TensorSharding
 

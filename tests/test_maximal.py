@@ -25,8 +25,8 @@ from shardonnay.ir.verifier import verify
 from shardonnay.layout import shard, unshard
 from shardonnay.mesh import Mesh
 from shardonnay.partitioner.analysis.cost import collective_costs
-from shardonnay.partitioner.program import check
 from shardonnay.pipeline import propagation_pipeline
+from shardonnay.runtime.check import check
 from shardonnay.runtime.simulator import device_count, device_inputs, global_outputs
 from shardonnay.sharding import TensorSharding
 from shardonnay.syntax.mlir_reader import parse_module

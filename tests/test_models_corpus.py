@@ -24,7 +24,8 @@ import pytest
 from shardonnay import parse_module, run
 from shardonnay.ir.types import TensorType
 from shardonnay.partitioner.analysis.cost import collective_costs
-from shardonnay.partitioner.program import check, partition
+from shardonnay.partitioner.program import partition
+from shardonnay.runtime.check import check
 
 MODELS = Path(__file__).parent / "models"
 ALL = sorted(p.stem for p in MODELS.glob("*.mlir"))

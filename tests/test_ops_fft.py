@@ -13,7 +13,8 @@ import pytest
 
 from shardonnay.errors import IRError, ParseError
 from shardonnay.ir.verifier import verify
-from shardonnay.partitioner.program import check, partition
+from shardonnay.partitioner.program import partition
+from shardonnay.runtime.check import check
 from shardonnay.runtime.interpreter import run
 from shardonnay.syntax.mlir_reader import parse_module
 

@@ -19,14 +19,10 @@ from shardonnay.errors import CheckError, PartitionError
 from shardonnay.layout import local_shape
 from shardonnay.partitioner.analysis.cost import SDY_COLLECTIVES, collective_costs
 from shardonnay.partitioner.analysis.memory import peak_memory
-from shardonnay.partitioner.program import (
-    CheckResult,
-    check,
-    compare_output,
-    explicit_collectives,
-    partition,
-)
+from shardonnay.partitioner.program import explicit_collectives, partition
+from shardonnay.runtime.check import CheckResult, check
 from shardonnay.runtime.interpreter import random_inputs
+from shardonnay.runtime.numerics import compare_output
 
 ROOT = Path(__file__).parent.parent
 CORPUS = ROOT / "tests" / "corpus"

@@ -20,7 +20,8 @@ from shardonnay.ir.element_values import highest, lowest, poison, value_kind
 from shardonnay.ir.types import ELEMENT_TYPES, is_complex, is_float, numpy_dtype
 from shardonnay.partitioner.device_limit import ENVIRONMENT_VARIABLE
 from shardonnay.partitioner.local.convert import convert_global_to_local
-from shardonnay.partitioner.program import check, explicit_collectives
+from shardonnay.partitioner.program import explicit_collectives
+from shardonnay.runtime.check import check
 from shardonnay.runtime.interpreter import run
 
 MESH = 'sdy.mesh @mesh = <["x"=2, "y"=4]>\n'

@@ -15,7 +15,7 @@ import pytest
 
 from shardonnay import parse_module, run
 from shardonnay.ir.types import numpy_dtype
-from shardonnay.partitioner.program import check
+from shardonnay.runtime.check import check
 
 FOLDER = Path(__file__).parent / "corpus" / "bf16"
 PROGRAMS = sorted(FOLDER.glob("*.mlir"))

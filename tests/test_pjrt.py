@@ -34,9 +34,9 @@ from partitioned_programs import ON_TWO_MESHES, TWO_SIZES_ANNOTATED, two_mesh_pr
 from shardonnay.errors import UnsupportedOpError
 from shardonnay.mesh import Mesh
 from shardonnay.ops.collectives import replica_groups
-from shardonnay.partitioner.program import compare_output
 from shardonnay.runtime.devices import ManualDevices, run_devices
 from shardonnay.runtime.interpreter import random_inputs
+from shardonnay.runtime.numerics import compare_output
 from shardonnay.runtime.simulator import device_count, device_inputs
 from shardonnay.runtime.xla_compat import (
     broadcast_rounds,

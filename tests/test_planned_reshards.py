@@ -18,9 +18,10 @@ from sharding_pairs import SWEEP_MESHES, random_pair, sweep_pairs
 from shardonnay.errors import ShardingError
 from shardonnay.mesh import Mesh
 from shardonnay.partitioner.analysis.cost import collective_costs
-from shardonnay.partitioner.program import check, explicit_collectives, partition
+from shardonnay.partitioner.program import explicit_collectives, partition
 from shardonnay.partitioner.reshard.plan import lower_bound
 from shardonnay.partitioner.reshard.planned import lower_reshards
+from shardonnay.runtime.check import check
 from shardonnay.sharding import TensorSharding
 from shardonnay.syntax.mlir_reader import parse_module
 

@@ -1,5 +1,8 @@
 """shardonnay: axis-based tensor sharding on named device meshes (Shardy's model)."""
 
+# `shardonnay.visualize(sharding, shape, mesh)` draws: the module is callable (see
+# `shardonnay.visualize`); rich and matplotlib load when a picture is shown.
+from shardonnay import visualize
 from shardonnay.axes import AxisRef
 from shardonnay.errors import (
     CheckError,
@@ -13,32 +16,18 @@ from shardonnay.errors import (
     UnsupportedOpError,
 )
 from shardonnay.ir import Func, Module
-from shardonnay.ir.core import install_module_writer
 from shardonnay.mesh import Mesh
-from shardonnay.partitioner.program import check, explicit_collectives, partition
+from shardonnay.partitioner.program import explicit_collectives, partition
 from shardonnay.partitioner.reshard.plan import reshard_plan
 from shardonnay.pipeline import propagate
+from shardonnay.runtime.check import check
 from shardonnay.runtime.interpreter import run
 from shardonnay.runtime.simulator import simulate
 from shardonnay.sharding import DimSharding, ManualAxes, TensorSharding, TensorShardingPerValue
 from shardonnay.sharding_rule import OpShardingRule
 from shardonnay.syntax.mlir_reader import parse_module, parse_modules
-from shardonnay.syntax.mlir_writer import write_module
-
-# Modules print through the writer of the syntax layer, which sits above the op
-# definitions that the IR cannot import (the contract: `ir.core.ModuleWriter`).
-install_module_writer(write_module)
 
 __version__ = "0.1.0"
-
-
-def __getattr__(name: str):
-    """`shardonnay.visualize`, imported on first use (see `shardonnay.visualize`)."""
-    if name == "visualize":
-        import importlib
-
-        return importlib.import_module("shardonnay.visualize")
-    raise AttributeError(f"module 'shardonnay' has no attribute {name!r}")
 
 
 __all__ = [

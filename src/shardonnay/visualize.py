@@ -49,6 +49,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from shardonnay.errors import ShardingError, ShardonnayError
+from shardonnay.ir.core import Module
+from shardonnay.ir.naming import find_value, value_names
+from shardonnay.ir.shardings import sharding_of
+from shardonnay.ir.types import TensorType
+from shardonnay.jax.conversion import tensor_sharding
 from shardonnay.layout import device_slices, local_shape
 from shardonnay.mesh import Mesh
 from shardonnay.sharding import TensorSharding
@@ -316,13 +321,7 @@ def _resolve(
     value_or_sharding: Any, shape: Sequence[int] | str | None, mesh: Mesh | None
 ) -> tuple[TensorSharding, tuple[int, ...], Mesh, str]:
     """(sharding, shape, mesh, what) from a sharding or a module and value name."""
-    from shardonnay.ir.core import Module
-
     if isinstance(value_or_sharding, Module):
-        from shardonnay.ir.naming import find_value, value_names
-        from shardonnay.ir.shardings import sharding_of
-        from shardonnay.ir.types import TensorType
-
         module = value_or_sharding
         if not isinstance(shape, str):
             raise ShardonnayError("visualize(module, value): name the value, like '%3'")
@@ -341,8 +340,7 @@ def _resolve(
         return sharding, tuple(v.type.shape), resolved, str(names[v])
     named = getattr(value_or_sharding, "sharding", None)
     if type(named).__name__ == "NamedSharding" and hasattr(value_or_sharding, "shape"):
-        from shardonnay.jax import tensor_sharding  # a jax.Array or ShapeDtypeStruct
-
+        # a jax.Array or ShapeDtypeStruct
         shape = tuple(value_or_sharding.shape)
         sharding, resolved = tensor_sharding(named, len(shape), mesh_name="mesh")
         return sharding, shape, resolved, ""

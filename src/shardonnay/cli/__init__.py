@@ -22,6 +22,8 @@ caret for syntax errors) and exit with status 1, without a traceback.
 from __future__ import annotations
 
 import argparse
+import os
+import signal
 import sys
 import warnings
 from collections.abc import Sequence
@@ -74,9 +76,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _closed_pipe() -> int:
     """The reader of our output went away (`shardonnay propagate F | head -1`):
     stop quietly with the status of a process ended by SIGPIPE, as Unix tools do."""
-    import os
-    import signal
-
     if sys.stdout is sys.__stdout__ and sys.stdout is not None:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())  # nothing left to flush at exit

@@ -2,8 +2,10 @@
 
 Two tables say what converts: `SHARDING_FORMATS` (one sharding, given on the
 command line with `--sharding`) and `MODULE_FORMATS` (a whole annotated
-module read from a file). A new language is one row: a `ShardingFormat` or a
-`ModuleFormat` whose `read` makes shardonnay's value and whose `write` prints it.
+module read from a file; it lives in `shardonnay.cli.inputs`, since every
+command reads programs through it with `--from`). A new language is one row:
+a `ShardingFormat` or a `ModuleFormat` whose `read` makes shardonnay's value
+and whose `write` prints it.
 
     shardonnay convert --sharding '{devices=[2,1,4]<=[8] last_tile_dim_replicate}' \\
         --from gspmd --to sdy --shape 16x8
@@ -25,8 +27,9 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from shardonnay.cli.inputs import parse_shape, read_input
+from shardonnay.cli.inputs import MODULE_FORMATS, parse_shape, read_input
 from shardonnay.errors import ShardonnayError
+from shardonnay.interop import dtensor, gspmd, shard_dialect
 from shardonnay.mesh import Mesh
 from shardonnay.sharding import TensorSharding
 
@@ -49,16 +52,6 @@ class ShardingFormat:
     write: Callable[[TensorSharding, Mesh, Shape], str]
 
 
-@dataclass(frozen=True)
-class ModuleFormat:
-    """A language for whole annotated modules: `read(text, source)` gives an sdy
-    `Module`, `write(module)` prints one."""
-
-    describe: str
-    read: Callable[[str, str], object]
-    write: Callable[[object], str]
-
-
 # -- single shardings -------------------------------------------------------------------
 
 
@@ -78,53 +71,42 @@ def _write_sdy(sharding: TensorSharding, mesh: Mesh, shape: Shape) -> str:
 
 
 def _read_gspmd(text: str, mesh_text: str | None, shape: Shape) -> tuple[TensorSharding, Mesh]:
-    from shardonnay.interop.gspmd import to_tensor_sharding
-
     mesh = Mesh.parse(mesh_text) if mesh_text is not None else None
-    sharding, mesh = to_tensor_sharding(text, len(shape), mesh)
+    sharding, mesh = gspmd.to_tensor_sharding(text, len(shape), mesh)
     sharding.validate(mesh, shape)
     return sharding, mesh
 
 
 def _write_gspmd(sharding: TensorSharding, mesh: Mesh, shape: Shape) -> str:
-    from shardonnay.interop.gspmd import from_tensor_sharding
-
-    return str(from_tensor_sharding(sharding, mesh))
+    return str(gspmd.from_tensor_sharding(sharding, mesh))
 
 
 def _read_shard(text: str, mesh_text: str | None, shape: Shape) -> tuple[TensorSharding, Mesh]:
-    from shardonnay.interop.shard_dialect import grid_mesh, split_axes_to_sharding
-
     if mesh_text is None:
         raise ShardonnayError("--from shard needs the grid's shape as --mesh, like --mesh 2x4")
-    mesh = grid_mesh(parse_shape(mesh_text))
-    sharding = split_axes_to_sharding(text, mesh, rank=len(shape))
+    mesh = shard_dialect.grid_mesh(parse_shape(mesh_text))
+    sharding = shard_dialect.split_axes_to_sharding(text, mesh, rank=len(shape))
     sharding.validate(mesh, shape)
     return sharding, mesh
 
 
 def _write_shard(sharding: TensorSharding, mesh: Mesh, shape: Shape) -> str:
-    from shardonnay.interop.shard_dialect import format_split_axes, sharding_to_split_axes
-
-    split_axes = sharding_to_split_axes(sharding, mesh)
+    split_axes = shard_dialect.sharding_to_split_axes(sharding, mesh)
     grid = "x".join(str(size) for _, size in mesh.axes)
-    return f"shard.grid @grid(shape = {grid})\nsplit_axes = {format_split_axes(split_axes)}"
+    text = shard_dialect.format_split_axes(split_axes)
+    return f"shard.grid @grid(shape = {grid})\nsplit_axes = {text}"
 
 
 def _read_dtensor(text: str, mesh_text: str | None, shape: Shape) -> tuple[TensorSharding, Mesh]:
-    from shardonnay.interop.dtensor import DTensorSharding, to_tensor_sharding
-
     mesh = Mesh.parse(mesh_text) if mesh_text is not None else None
-    dtensor = DTensorSharding.parse(text)
-    sharding, mesh = to_tensor_sharding(dtensor, len(shape), shape=shape, mesh=mesh)
+    placements = dtensor.DTensorSharding.parse(text)
+    sharding, mesh = dtensor.to_tensor_sharding(placements, len(shape), shape=shape, mesh=mesh)
     sharding.validate(mesh, shape)
     return sharding, mesh
 
 
 def _write_dtensor(sharding: TensorSharding, mesh: Mesh, shape: Shape) -> str:
-    from shardonnay.interop.dtensor import from_tensor_sharding
-
-    return str(from_tensor_sharding(sharding, mesh, shape=shape))
+    return str(dtensor.from_tensor_sharding(sharding, mesh, shape=shape))
 
 
 #: One tensor's sharding: format name -> how to read and write it.
@@ -149,61 +131,6 @@ SHARDING_FORMATS: dict[str, ShardingFormat] = {
         "--mesh to read onto a given sdy mesh",
         _read_dtensor,
         _write_dtensor,
-    ),
-}
-
-
-# -- modules ----------------------------------------------------------------------------
-
-
-def _read_sdy_module(text: str, source: str):
-    from shardonnay.syntax.mlir_reader import parse_module
-
-    return parse_module(text, source)
-
-
-def _write_sdy_module(module) -> str:
-    return module.to_text()
-
-
-def _read_gspmd_module(text: str, source: str):
-    from shardonnay.interop.gspmd_module import import_gspmd
-
-    return import_gspmd(_read_sdy_module(text, source))
-
-
-def _write_gspmd_module(module) -> str:
-    from shardonnay.interop.gspmd_module import export_gspmd
-
-    return export_gspmd(module).to_text()
-
-
-def _read_shard_module(text: str, source: str):
-    from shardonnay.interop.shard_program import import_shard
-
-    return import_shard(_read_sdy_module(text, source))
-
-
-def _write_shard_module(module) -> str:
-    from shardonnay.interop.shard_program import export_shard
-
-    return export_shard(module).to_text()
-
-
-#: Whole modules: format name -> how to read one into sdy and write one back.
-MODULE_FORMATS: dict[str, ModuleFormat] = {
-    "sdy": ModuleFormat(
-        "StableHLO with sdy meshes, shardings and ops", _read_sdy_module, _write_sdy_module
-    ),
-    "gspmd": ModuleFormat(
-        "StableHLO with mhlo.sharding attributes and @Sharding / shard_map custom calls",
-        _read_gspmd_module,
-        _write_gspmd_module,
-    ),
-    "shard": ModuleFormat(
-        "the MLIR shard dialect: shard.grid, shard.sharding and shard.shard",
-        _read_shard_module,
-        _write_shard_module,
     ),
 }
 

@@ -7,6 +7,7 @@ import argparse
 from shardonnay.cli.inputs import add_input_format_option, add_propagation_options, read_program
 from shardonnay.cli.progress_bar import add_quiet_option
 from shardonnay.errors import ShardonnayError
+from shardonnay.explain import explain_propagation
 
 
 def add_command(commands: argparse._SubParsersAction) -> None:
@@ -46,8 +47,6 @@ def add_command(commands: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from shardonnay.explain import explain_propagation
-
     module = read_program(args)
     pipeline = not args.no_pipeline
     if pipeline and args.strategy not in ("aggressive", "basic"):

@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from shardonnay.cli.inputs import read_modules
+from shardonnay.ir.verifier import verify
 
 
 def add_command(commands: argparse._SubParsersAction) -> None:
@@ -27,8 +28,6 @@ def add_command(commands: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from shardonnay.ir.verifier import verify
-
     modules = read_modules(args)
     texts = []
     for module in modules:

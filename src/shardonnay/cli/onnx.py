@@ -11,6 +11,13 @@ import argparse
 from typing import Any
 
 from shardonnay.errors import IRError, ShardonnayError
+from shardonnay.interop.onnx.checker import check_model
+from shardonnay.interop.onnx.graph import ModelView
+from shardonnay.interop.onnx.inference import infer, infer_formalism
+from shardonnay.interop.onnx.specs import mesh_for_specs, spec_to_sharding
+from shardonnay.layout_report import describe_layout
+from shardonnay.mesh import Mesh
+from shardonnay.visualize import visualize
 
 
 def add_command(commands: argparse._SubParsersAction) -> None:
@@ -89,8 +96,6 @@ def load_model(path: str) -> Any:
 
 
 def run_check(args: argparse.Namespace) -> int:
-    from shardonnay.interop.onnx.checker import check_model
-
     findings = check_model(load_model(args.model))
     for finding in findings:
         print(finding)
@@ -101,9 +106,6 @@ def run_check(args: argparse.Namespace) -> int:
 
 def run_infer(args: argparse.Namespace) -> int:
     import onnx
-
-    from shardonnay.interop.onnx.inference import infer, infer_formalism
-    from shardonnay.mesh import Mesh
 
     model = load_model(args.model)
     if args.formalism:
@@ -142,12 +144,6 @@ def _priorities(entries: list[str]) -> dict[str, int]:
 
 
 def run_show(args: argparse.Namespace) -> int:
-    from shardonnay.interop.onnx.graph import ModelView
-    from shardonnay.interop.onnx.specs import mesh_for_specs, spec_to_sharding
-    from shardonnay.layout_report import describe_layout
-    from shardonnay.mesh import Mesh
-    from shardonnay.visualize import visualize
-
     view = ModelView(load_model(args.model))
     every, found = [], None
     for index in range(len(view.nodes)):

@@ -3,11 +3,33 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
+
+import numpy as np
 
 from shardonnay.cli.inputs import add_input_format_option, read_program, seed
 from shardonnay.cli.progress_bar import add_quiet_option
-from shardonnay.runtime.numerics import ROUNDING
+from shardonnay.errors import CheckError
+from shardonnay.ir.naming import output_names
+from shardonnay.ir.types import TensorType
+from shardonnay.ir.verifier import verify
+from shardonnay.partitioner.analysis.report import report_of
+from shardonnay.partitioner.local.combined_collectives import combine_all_reduces
+from shardonnay.partitioner.local.convert import convert_global_to_local
+from shardonnay.partitioner.placement import device_count
+from shardonnay.partitioner.program import explicit_collectives, propagated_program
+from shardonnay.runtime import interpreter
+from shardonnay.runtime.check import check
+from shardonnay.runtime.numerics import (
+    ROUNDING,
+    compare_output,
+    main_arguments,
+    read_npz,
+    scaled_inputs,
+    validate_tolerance,
+)
+from shardonnay.runtime.pjrt import host_devices_for, run_on_devices
 
 
 def add_command(commands: argparse._SubParsersAction) -> None:
@@ -116,14 +138,6 @@ def add_command(commands: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from shardonnay.errors import CheckError
-    from shardonnay.ir.verifier import verify
-    from shardonnay.partitioner.analysis.report import report_of
-    from shardonnay.partitioner.local.combined_collectives import combine_all_reduces
-    from shardonnay.partitioner.local.convert import convert_global_to_local
-    from shardonnay.partitioner.program import check, explicit_collectives, propagated_program
-    from shardonnay.runtime.numerics import validate_tolerance
-
     for name in ("rounding", "rtol", "atol", "input_scale"):
         validate_tolerance(f"--{name.replace('_', '-')}", getattr(args, name))
     module = read_program(args)
@@ -154,8 +168,6 @@ def run(args: argparse.Namespace) -> int:
         local = convert_global_to_local(explicit, max_devices=args.max_devices)
         combine_all_reduces(local)  # as partition() does
     if args.json:
-        import json
-
         report = report_of(module, explicit, local, propagated=propagated)
         print(json.dumps(report.to_json()))
         if failure is not None:
@@ -180,8 +192,6 @@ def run(args: argparse.Namespace) -> int:
 
 def _read_inputs(path: str | None):
     """The arrays of the `.npz` file `path` (None: random inputs), loaded now."""
-    from shardonnay.runtime.numerics import read_npz
-
     return None if path is None else read_npz(path)
 
 
@@ -189,27 +199,18 @@ def _compare_on_devices(module, propagated, local, args: argparse.Namespace):
     """Runs per-device program `local` on XLA devices on the inputs of
     `--simulate`; returns a line saying how many outputs match `module`'s, and
     the `CheckError` of the first that does not (or None)."""
-    import numpy as np
-
-    from shardonnay.errors import CheckError
-    from shardonnay.ir.types import TensorType
-    from shardonnay.runtime.interpreter import random_inputs, run
-    from shardonnay.runtime.numerics import compare_output, main_arguments, scaled_inputs
-    from shardonnay.runtime.pjrt import host_devices_for, run_on_devices
-    from shardonnay.runtime.simulator import device_count
-
     note = host_devices_for(device_count(local))  # before JAX starts
     if note is not None:
         print(f"note: {note}", file=sys.stderr)
     given = _read_inputs(args.inputs)
     if given is None:
-        inputs = random_inputs(module, seed=args.seed)
+        inputs = interpreter.random_inputs(module, seed=args.seed)
     else:
         inputs = main_arguments(module, given)
     if args.input_scale != 1:
         inputs = scaled_inputs(inputs, args.input_scale)
     with np.errstate(all="ignore"):
-        expected = run(module, *inputs)
+        expected = interpreter.run(module, *inputs)
     got = run_on_devices(local, *inputs)
     outputs = [
         compare_output(i, expected[i], got[i], rtol=args.rtol, atol=args.atol)
@@ -223,8 +224,6 @@ def _compare_on_devices(module, propagated, local, args: argparse.Namespace):
     bad = next((o for o in outputs if not o.ok), None)
     if bad is None:
         return line, None
-    from shardonnay.ir.naming import output_names
-
     name = output_names(propagated)[bad.index]
     return line, CheckError(
         f"output {bad.index} ({name}) on XLA devices differs from the unpartitioned program's: "

@@ -7,6 +7,9 @@ import sys
 
 from shardonnay.cli.inputs import add_input_format_option, add_propagation_options, read_program
 from shardonnay.cli.progress_bar import add_quiet_option
+from shardonnay.pipeline import propagation_pipeline
+from shardonnay.propagation.debugging.origin_attributes import propagate_with_origins
+from shardonnay.propagation.driver import propagate
 
 
 def add_command(commands: argparse._SubParsersAction) -> None:
@@ -55,8 +58,6 @@ def run(args: argparse.Namespace) -> int:
     module = read_program(args)
     options = {"strategy": args.strategy, "conservative": args.conservative}
     if not args.no_pipeline:
-        from shardonnay.pipeline import propagation_pipeline
-
         if args.strategy not in ("aggressive", "basic"):
             args.command_parser.error(
                 f"--strategy {args.strategy} is a propagation pass of its own: add --no-pipeline "
@@ -66,14 +67,10 @@ def run(args: argparse.Namespace) -> int:
             module, debug_origins=args.debug_origins, debug_edges=args.debug_edges, **options
         )
     elif args.debug_origins or args.debug_edges:
-        from shardonnay.propagation.debugging.origin_attributes import propagate_with_origins
-
         result = propagate_with_origins(
             module, origins=args.debug_origins, edges=args.debug_edges, **options
         )
     else:
-        from shardonnay.propagation.driver import propagate
-
         result = propagate(module, **options)
     sys.stdout.write(result.to_text(debug_info=args.debug_info))
     return 0

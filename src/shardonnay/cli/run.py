@@ -6,7 +6,12 @@ import argparse
 import hashlib
 from collections.abc import Sequence
 
+import numpy as np
+
 from shardonnay.cli.inputs import read_input, seed
+from shardonnay.ir.verifier import verify
+from shardonnay.runtime.interpreter import random_inputs, run
+from shardonnay.syntax.mlir_reader import parse_module
 
 
 def add_command(commands: argparse._SubParsersAction) -> None:
@@ -26,12 +31,6 @@ def add_command(commands: argparse._SubParsersAction) -> None:
 
 
 def run_program(args: argparse.Namespace) -> int:
-    import numpy as np
-
-    from shardonnay.ir.verifier import verify
-    from shardonnay.runtime.interpreter import random_inputs, run
-    from shardonnay.syntax.mlir_reader import parse_module
-
     text, source = read_input(args.input)
     module = parse_module(text, source)
     verify(module)
@@ -51,8 +50,6 @@ def format_outputs(outputs: Sequence) -> str:
     0       (2, 3)  float32  1.500000e+01  e2c0a71510b5
     1       ()      int32    7             e8613f5a5bc9
     """
-    import numpy as np
-
     rows = [("output", "shape", "dtype", "sum", "sha256")]
     for i, value in enumerate(outputs):
         array = np.asarray(value)  # (ascontiguousarray would make a scalar 1-d)

@@ -6,6 +6,11 @@ import argparse
 
 from shardonnay.cli.inputs import parse_shape, read_input
 from shardonnay.errors import ShardonnayError
+from shardonnay.mesh import Mesh
+from shardonnay.pipeline import propagation_pipeline
+from shardonnay.sharding import TensorSharding
+from shardonnay.syntax.mlir_reader import parse_module
+from shardonnay.visualize import visualize
 
 
 def add_command(commands: argparse._SubParsersAction) -> None:
@@ -42,10 +47,6 @@ def add_command(commands: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from shardonnay.mesh import Mesh
-    from shardonnay.sharding import TensorSharding
-    from shardonnay.visualize import visualize
-
     dims = None
     if args.dims is not None:
         try:
@@ -61,13 +62,9 @@ def run(args: argparse.Namespace) -> int:
     else:
         if args.value is None:
             raise ShardonnayError("name the value to show, like '%3' (or give --shape)")
-        from shardonnay.syntax.mlir_reader import parse_module
-
         text, source = read_input(args.input)
         module = parse_module(text, source)
         if not args.no_propagate:
-            from shardonnay.pipeline import propagation_pipeline
-
             module = propagation_pipeline(module)
         picture = visualize(module, args.value, dims=dims)
     if args.png or args.svg:

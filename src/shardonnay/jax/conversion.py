@@ -38,8 +38,10 @@ from typing import Any
 import numpy as np
 
 from shardonnay.axes import AxisRef
-from shardonnay.errors import ShardingError
+from shardonnay.errors import DeviceUnavailableError, ShardingError
 from shardonnay.ir.core import Module
+from shardonnay.ir.naming import value_names
+from shardonnay.ir.shardings import sharding_of
 from shardonnay.mesh import Mesh
 from shardonnay.sharding import DimSharding, TensorSharding
 
@@ -214,9 +216,6 @@ def shardings(
     >>> {k: v.spec for k, v in shardings(m).items()}
     {'%arg0': P('x',), '%0': P(None,)}
     """
-    from shardonnay.ir.naming import value_names
-    from shardonnay.ir.shardings import sharding_of
-
     found: dict[str, TensorSharding] = {}
     for value, name in value_names(module).items():
         s = sharding_of(value)
@@ -315,8 +314,6 @@ def _axis_of_piece(name: str, mesh: Mesh) -> str:
 
 
 def _device_list(jax, devices: Sequence[Any] | None, needed: int) -> list[Any]:
-    from shardonnay.errors import DeviceUnavailableError
-
     available = list(jax.devices() if devices is None else devices)
     if len(available) < needed:
         where = "jax.devices() has" if devices is None else "the devices given are"

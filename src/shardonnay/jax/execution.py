@@ -52,8 +52,11 @@ from shardonnay.jax.conversion import named_sharding
 from shardonnay.jax.lowering import lowered_of
 from shardonnay.layout import shard, unshard
 from shardonnay.mesh import Mesh
-from shardonnay.runtime.simulator import device_count, placement
+from shardonnay.partitioner.placement import device_count, placement
+from shardonnay.partitioner.program import partition
+from shardonnay.runtime.pjrt import choose_devices, compiled
 from shardonnay.sharding import TensorSharding
+from shardonnay.syntax.mlir_reader import parse_module
 
 
 def run(
@@ -74,8 +77,6 @@ def run(
     import jax
 
     global_module, leaves, out_tree = program_and_inputs(module_or_f, args, kwargs)
-    from shardonnay.partitioner.program import partition
-
     local = partition(global_module, propagate=propagate)
     results = run_partitioned(global_module, local, leaves, _devices(jax, mesh, leaves))
     return tuple(results) if out_tree is None else jax.tree_util.tree_unflatten(out_tree, results)
@@ -91,8 +92,6 @@ def run_partitioned(
     with partition `d` on `devices[d]` (default: `jax.devices()`, or the CPU
     devices where the accelerators are too few); its results as `jax.Array`s."""
     import jax
-
-    from shardonnay.runtime.pjrt import choose_devices, compiled
 
     count = device_count(local)
     partitions = choose_devices(jax, devices, count)
@@ -134,8 +133,6 @@ def program_and_inputs(module_or_f: Any, args: tuple, kwargs: dict):
     leaves of `args` and `kwargs` that JAX kept) and the output pytree (None
     for a module)."""
     import jax
-
-    from shardonnay.syntax.mlir_reader import parse_module
 
     if isinstance(module_or_f, Module):
         if kwargs:

@@ -20,16 +20,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from shardonnay.errors import ShardonnayError
+from shardonnay.errors import DeviceUnavailableError, ShardonnayError
 from shardonnay.ir.core import Module
+from shardonnay.syntax.mlir_reader import parse_module
 
 
 def lower(f: Any, *args: Any, **kwargs: Any) -> Module:
     """The StableHLO/sdy module JAX lowers `f(*args, **kwargs)` to (see the
     module docstring). A `Lowered` or `Traced` takes no arguments."""
     lowered = lowered_of(f, *args, **kwargs)
-    from shardonnay.syntax.mlir_reader import parse_module
-
     return parse_module(lowered.as_text(debug_info=True), "<lowered by jax>")
 
 
@@ -39,8 +38,6 @@ def lowered_of(f: Any, *args: Any, **kwargs: Any):
         import jax
         from jax import stages
     except ImportError as e:
-        from shardonnay.errors import DeviceUnavailableError
-
         raise DeviceUnavailableError(
             "lowering a JAX function needs JAX: pip install 'shardonnay[jax]'"
         ) from e

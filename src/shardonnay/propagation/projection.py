@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from shardonnay.axes import AxisRef
 from shardonnay.mesh import Mesh
 from shardonnay.sharding import DimSharding, TensorSharding
-from shardonnay.sharding_rule import OpShardingRule, TensorMapping
+from shardonnay.sharding_rule import OpShardingRule, TensorMapping, factor_symbol
 
 __all__ = [
     "FactorSharding",
@@ -180,8 +180,6 @@ class TensorFactorShardings:
         return TensorSharding(mesh_ref, tuple(dims), tuple(self.replicated), tuple(self.unreduced))
 
     def __str__(self) -> str:
-        from shardonnay.sharding_rule import factor_symbol
-
         parts = [f"{factor_symbol(f)}: {s}" for f, s in self.factors.items()]
         if self.replicated:
             parts.append("replicated=" + ", ".join(map(str, self.replicated)))

@@ -36,6 +36,8 @@ import numpy as np
 from shardonnay.errors import IRError, ShardonnayError
 from shardonnay.ir.core import Module, Op
 from shardonnay.ir.types import numpy_dtype
+from shardonnay.ops.shard_collectives import exchange
+from shardonnay.ops.shard_dialect import grid_of, grid_shape
 from shardonnay.runtime.devices import Lockstep, run_lockstep
 from shardonnay.runtime.interpreter import Interpreter
 
@@ -60,9 +62,6 @@ class GridInterpreter(Interpreter):
         return self.lockstep.meet(self.index, (op, args), self._exchange)
 
     def _exchange(self, deposits: list[tuple[Op, list[np.ndarray]]]) -> list[list[np.ndarray]]:
-        from shardonnay.ops.shard_collectives import exchange
-        from shardonnay.ops.shard_dialect import grid_of, grid_shape
-
         op = deposits[0][0]
         for i, (other, _) in enumerate(deposits):
             if other is not op:

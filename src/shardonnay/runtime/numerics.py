@@ -46,12 +46,15 @@ from __future__ import annotations
 
 import math
 import os
+import zipfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
 
 from shardonnay.errors import ShardonnayError
+from shardonnay.ir.core import Op
+from shardonnay.ir.types import FunctionType, TensorType
 
 __all__ = [
     "ROUNDING",
@@ -372,8 +375,6 @@ def wide_reference(module, element_type: str = "f64"):
     >>> print(wide_reference(m).function("main").type)
     (tensor<2xf64>) -> tensor<2xf64>
     """
-    from shardonnay.ir.core import Op
-    from shardonnay.ir.types import FunctionType, TensorType
 
     def widen(t):
         if not isinstance(t, TensorType):
@@ -415,8 +416,6 @@ def wide_reference(module, element_type: str = "f64"):
 def read_npz(path) -> dict[str, np.ndarray]:
     """The arrays of the `.npz` file at `path` (`np.savez` writes one), by name;
     `ShardonnayError` when it cannot be read as one."""
-    import zipfile
-
     try:
         data = np.load(path, allow_pickle=False)
     except (ValueError, zipfile.BadZipFile, EOFError) as e:
@@ -441,8 +440,6 @@ def main_arguments(module, inputs, *, func: str = "main") -> list:
     >>> main_arguments(m, {"arg0": [1.0, 2.0]})
     [array([1., 2.], dtype=float32)]
     """
-    from shardonnay.ir.types import TensorType
-
     types = module.function(func).type.inputs
     if isinstance(inputs, (str, os.PathLike)):
         inputs = read_npz(inputs)

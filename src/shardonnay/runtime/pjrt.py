@@ -43,6 +43,7 @@ For example, with 8 CPU devices::
 from __future__ import annotations
 
 import os
+import re
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -52,6 +53,7 @@ import numpy as np
 from shardonnay.errors import DeviceUnavailableError, UnsupportedOpError
 from shardonnay.ir.core import Module
 from shardonnay.ir.types import TokenType
+from shardonnay.ops.registry import is_registered
 from shardonnay.runtime.simulator import device_inputs, global_outputs
 from shardonnay.runtime.xla_compat import xla_compatible
 
@@ -118,8 +120,6 @@ def check_compilable(local_module: Module, platform: str = "cpu") -> None:
     """Raises `UnsupportedOpError` for the first op XLA cannot compile: one
     outside the dialects shardonnay knows (an unregistered dialect), or a
     custom call whose target neither XLA nor its `platform` runtime knows."""
-    from shardonnay.ops.registry import is_registered
-
     known: set[str] | None = None
     for op in local_module.walk():
         if not is_registered(op.name):
@@ -287,8 +287,6 @@ def host_devices_for(count: int) -> str | None:
     started yet (the flag is read once, on first use): sets
     `--xla_force_host_platform_device_count` in `XLA_FLAGS` and returns a
     line saying so; None when nothing was changed."""
-    import re
-
     flags = os.environ.get("XLA_FLAGS", "")
     found = re.search(rf"{DEVICE_COUNT_FLAG}=(\d+)", flags)
     if "jax" in sys.modules or (found and int(found.group(1)) >= count) or count <= 1:

@@ -10,16 +10,16 @@ back together (`layout.unshard`, per the result shardings, checking that
 replicas agree).
 
 The program runs on the devices of the largest mesh its values are split on
-(`device_count`); a mesh of `n` devices names the ids `0..n-1`. An argument
-or result split on a mesh of fewer devices lives on that mesh's devices
-only: the other devices are handed a buffer of its local type with
-undefined contents (poison, or zeros without `poison`), and their results
-are not read. Replicated arguments and results, whichever mesh they name,
-are on every device. An argument or result with a maximal sharding
-(`<@maximal_mesh_3, []>` on `<[], device_ids=[3]>`) is pinned to that device:
-it is handed whole to device 3 only (the others get an undefined buffer of
-its type) and read from device 3 only; the program runs on at least the
-devices up to the largest one named.
+(`device_count`, `shardonnay.partitioner.placement`); a mesh of `n` devices
+names the ids `0..n-1`. An argument or result split on a mesh of fewer
+devices lives on that mesh's devices only: the other devices are handed a
+buffer of its local type with undefined contents (poison, or zeros without
+`poison`), and their results are not read. Replicated arguments and results,
+whichever mesh they name, are on every device. An argument or result with a
+maximal sharding (`<@maximal_mesh_3, []>` on `<[], device_ids=[3]>`) is
+pinned to that device: it is handed whole to device 3 only (the others get
+an undefined buffer of its type) and read from device 3 only; the program
+runs on at least the devices up to the largest one named.
 
 >>> from shardonnay.syntax.mlir_reader import parse_module
 >>> m = parse_module('''sdy.mesh @mesh = <["x"=2]>
@@ -45,9 +45,11 @@ from shardonnay.ir.core import Module
 from shardonnay.ir.types import TensorType, TokenType
 from shardonnay.layout import device_slices, shard, unshard
 from shardonnay.mesh import Mesh
+from shardonnay.partitioner.device_limit import check_devices
+from shardonnay.partitioner.placement import device_count, placement
 from shardonnay.runtime.devices import ManualDevices, run_devices
 from shardonnay.runtime.interpreter import TOKEN
-from shardonnay.sharding import DimSharding, TensorSharding
+from shardonnay.sharding import TensorSharding
 
 
 def simulate(
@@ -62,8 +64,6 @@ def simulate(
     hold NaN (floats) or a large sentinel (integers) instead of zeros, so that a
     program which lets padding into its results shows it. More devices than
     `max_devices` (`shardonnay.partitioner.device_limit`) raise `PartitionError`."""
-    from shardonnay.partitioner.device_limit import check_devices
-
     check_devices(device_count(local_module, func), "the per-device program", max_devices)
     count, per_device = device_inputs(local_module, global_inputs, func=func, poison=poison)
     devices = ManualDevices(Mesh({"devices": count}), {}, ("devices",))
@@ -144,68 +144,6 @@ def _poison_padding(
         inside = tuple(slice(0, n) for n in valid)
         poisoned[inside] = buffer[inside]
         buffers[device] = poisoned
-
-
-def _mesh_named(module: Module, sharding: TensorSharding) -> Mesh:
-    if isinstance(sharding.mesh, Mesh):
-        return sharding.mesh
-    mesh = module.meshes.get(sharding.mesh)
-    if mesh is None:
-        raise ShardonnayError(f"unknown mesh @{sharding.mesh}")
-    return mesh
-
-
-def _splits(sharding: TensorSharding | None, mesh: Mesh | None) -> bool:
-    """Whether `sharding` gives devices different buffers."""
-    if sharding is None or mesh is None:
-        return False
-    axes = [a for d in sharding.dims for a in d.axes] + list(sharding.unreduced)
-    return any(a.size(mesh) > 1 for a in axes)
-
-
-def device_count(module: Module, func: str = "main") -> int:
-    """The devices a per-device program runs on: its `mhlo.num_partitions`,
-    else those of the largest mesh its signature is sharded on (and at least
-    `k + 1` for an argument or result pinned to device `k`), else of its only
-    mesh of several devices, else one."""
-    partitions = module.attributes.get("mhlo.num_partitions")
-    if partitions is not None:
-        return int(partitions.value)
-    f = module.function(func)
-    shardings = [f.arg_attrs(i).get("sdy.sharding") for i in range(len(f.type.inputs))]
-    shardings += [f.result_attrs(i).get("sdy.sharding") for i in range(len(f.type.results))]
-    sizes = set()
-    for s in shardings:
-        if s is not None:
-            mesh = _mesh_named(module, s)
-            if _splits(s, mesh):
-                sizes.add(mesh.size)
-    pinned = [
-        _mesh_named(module, s).device_ids[0]
-        for s in shardings
-        if s is not None and _mesh_named(module, s).is_maximal
-    ]
-    sizes |= {d + 1 for d in pinned}
-    if sizes:
-        return max(sizes)
-    meshes = {m.size for m in module.meshes.values() if m.size > 1}
-    return meshes.pop() if len(meshes) == 1 else 1
-
-
-def placement(
-    module: Module, sharding: TensorSharding | None, rank: int, count: int
-) -> tuple[TensorSharding, Mesh]:
-    """The sharding and mesh that lay a value out on the program's `count`
-    devices: its own when it is sharded or pinned to one device, else a
-    replicated one."""
-    if sharding is not None and _mesh_named(module, sharding).is_maximal:
-        return sharding, _mesh_named(module, sharding)
-    if sharding is not None and sharding.dims:
-        mesh = _mesh_named(module, sharding)
-        if _splits(sharding, mesh):
-            return sharding, mesh
-    devices = Mesh({"devices": count})
-    return TensorSharding(devices, (DimSharding(),) * rank), devices
 
 
 def _global_shape(t: TensorType, sharding: TensorSharding, mesh: Mesh) -> tuple[int, ...]:

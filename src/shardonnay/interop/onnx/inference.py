@@ -53,7 +53,14 @@ from shardonnay.interop.onnx.specs import (
     sharding_to_spec,
     spec_to_sharding,
 )
+from shardonnay.ir.attributes import IntegerAttr
+from shardonnay.ir.builder import Builder
+from shardonnay.ir.types import TensorType, element_type_of
 from shardonnay.mesh import Mesh
+from shardonnay.ops.registry import OpDef, register
+from shardonnay.ops.rules import RULE_ATTRIBUTE
+from shardonnay.pipeline import propagate
+from shardonnay.propagation.importing.validation import PropagationWarning
 from shardonnay.sharding import DimSharding, TensorSharding, TensorShardingPerValue
 
 __all__ = ["Inference", "infer", "infer_formalism", "node_shardings"]
@@ -129,18 +136,14 @@ def infer(
     `inputs_unsharded`: model inputs without a spec stay unsharded, as the
     formalism assumes (default: propagation may shard them).
     `strategy`/`conservative` are `shardonnay.propagate`'s."""
-    import shardonnay
-
     view = ModelView(model)
     explicit = [_normalized(view, view.node_specs(i)) for i in range(len(view.nodes))]
     mesh = _model_mesh(view, explicit, mesh)
     module, notes = _module(view, explicit, mesh, priorities or {}, inputs_unsharded)
-    from shardonnay.propagation.importing.validation import PropagationWarning
-
     with warnings.catch_warnings():
         # ops without rules are reported in `notes`
         warnings.simplefilter("ignore", PropagationWarning)
-        done = shardonnay.propagate(module, strategy=strategy, conservative=conservative)
+        done = propagate(module, strategy=strategy, conservative=conservative)
     per_node = node_shardings(done)
     node_specs, shardings = [], {}
     for index, node in enumerate(view.nodes):
@@ -216,10 +219,6 @@ def _module(
     inputs_unsharded: bool,
 ) -> tuple[Any, list[str]]:
     """The propagation module of the graph (see the module docstring)."""
-    from shardonnay.ir.attributes import IntegerAttr
-    from shardonnay.ir.builder import Builder
-    from shardonnay.ir.types import TensorType
-    from shardonnay.ops.rules import RULE_ATTRIBUTE
     from shardonnay.propagation.write_back import open_sharding
 
     notes = []
@@ -291,7 +290,6 @@ def _register(op_type: str) -> None:
     name = f"onnx.{op_type}"
     if name in _REGISTERED:
         return
-    from shardonnay.ops.registry import OpDef, register
 
     class _OnnxNode(OpDef):
         pure = False
@@ -331,7 +329,5 @@ def _element_type(view: ModelView, name: str) -> str:
         if init.name == name:
             return _ELEMENT_TYPES.get(init.data_type, "f32")
     if name in view.constants:
-        from shardonnay.ir.types import element_type_of
-
         return element_type_of(view.constants[name].dtype)
     return "f32"

@@ -32,6 +32,9 @@ from typing import Any
 import numpy as np
 
 from shardonnay.errors import UnsupportedOpError
+from shardonnay.ir.builder import Builder
+from shardonnay.ir.types import TensorType
+from shardonnay.ops.rules import rule_for
 from shardonnay.sharding_rule import OpShardingRule, RuleBuilder
 
 __all__ = ["FAMILIES", "family", "node_rule", "reduction_kind"]
@@ -357,10 +360,6 @@ def _transpose(n: _Node) -> RuleBuilder:
 
 def _reshape(n: _Node) -> RuleBuilder:
     """The rule of `stablehlo.reshape` between the same shapes."""
-    from shardonnay.ir.builder import Builder
-    from shardonnay.ir.types import TensorType
-    from shardonnay.ops.rules import rule_for
-
     x, y = n.inputs[0], n.outputs[0]
     module = Builder.module()
     with module.function("reshape", [TensorType(x, "f32")]) as f:

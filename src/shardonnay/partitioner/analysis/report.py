@@ -46,6 +46,8 @@ from shardonnay.ir.naming import (
 from shardonnay.partitioner.analysis.correspondence import COMMUNICATION_OPS, corresponding_values
 from shardonnay.partitioner.analysis.cost import collective_costs
 from shardonnay.partitioner.analysis.cost_model import CollectiveCost, CostReport
+from shardonnay.partitioner.analysis.memory import peak_memory
+from shardonnay.partitioner.program import propagated_program
 
 __all__ = [
     "CollectiveGroup",
@@ -270,8 +272,6 @@ def partition_report(
 ) -> PartitionReport:
     """The report of `module`, whose propagated program is `propagated`, global
     program with explicit collectives `explicit` and per-device program `local`."""
-    from shardonnay.partitioner.analysis.memory import peak_memory
-
     names = value_names(propagated)
     same = corresponding_values(propagated, explicit)
     global_costs = collective_costs(explicit)
@@ -310,8 +310,6 @@ def report_of(
     """`partition_report` of `module`, its values named as `propagated` (its
     `propagated_program`, computed again when not given) prints them."""
     if propagated is None:
-        from shardonnay.partitioner.program import propagated_program
-
         propagated = propagated_program(module, propagate=propagate)
     return partition_report(module, propagated, explicit, local)
 

@@ -133,8 +133,8 @@ from shardonnay.partitioner.local.shardings import (
     mesh_of,
     next_channel,
 )
+from shardonnay.partitioner.placement import device_count
 from shardonnay.progress import tracker
-from shardonnay.runtime.simulator import device_count
 from shardonnay.sharding import TensorSharding
 
 GLOBAL_SHAPE = "shardonnay.global_shape"  # of arguments and results with uneven shards

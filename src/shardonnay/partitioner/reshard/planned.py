@@ -81,6 +81,7 @@ from shardonnay.ir.types import TensorType, numpy_dtype
 from shardonnay.mesh import Mesh
 from shardonnay.ops.registry import lookup
 from shardonnay.partitioner.analysis.cost import collective_costs
+from shardonnay.partitioner.local.convert import convert_global_to_local
 from shardonnay.partitioner.reshard.plan import ReshardPlan, reshard_plan
 from shardonnay.sharding import TensorSharding
 
@@ -265,8 +266,6 @@ def _received(module: Module, move: _Move, steps, *, local: bool = False) -> int
     input, costed by `collective_costs` on a module holding only them (and
     the meshes they use: the busiest device is one of theirs); `local`:
     in the per-device program `convert_global_to_local` makes of them."""
-    from shardonnay.partitioner.local.convert import convert_global_to_local
-
     scratch = Module()  # its devices: those of the meshes the move names
     named = {s.mesh for s in (move.src, move.target) if isinstance(s.mesh, str)}
     for op in module.ops:
