@@ -16,6 +16,7 @@ from shardonnay.errors import (
     UnsupportedOpError,
 )
 from shardonnay.ir import Func, Module
+from shardonnay.ir.core import install_module_writer
 from shardonnay.mesh import Mesh
 from shardonnay.partitioner.program import explicit_collectives, partition
 from shardonnay.partitioner.reshard.plan import reshard_plan
@@ -26,6 +27,11 @@ from shardonnay.runtime.simulator import simulate
 from shardonnay.sharding import DimSharding, ManualAxes, TensorSharding, TensorShardingPerValue
 from shardonnay.sharding_rule import OpShardingRule
 from shardonnay.syntax.mlir_reader import parse_module, parse_modules
+from shardonnay.syntax.mlir_writer import write_module
+
+# Modules print through the writer of the syntax layer, which sits above the op
+# definitions that the IR cannot import (the contract: `ir.core.ModuleWriter`).
+install_module_writer(write_module)
 
 __version__ = "0.1.0"
 
