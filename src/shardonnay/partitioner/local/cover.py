@@ -46,22 +46,15 @@ from shardonnay.ir.attributes import UNIT
 from shardonnay.ir.core import Module, Op, Region, Value
 from shardonnay.ir.types import TensorType
 from shardonnay.ops.collectives import replica_groups
+from shardonnay.ops.traits import GROUPED_DEVICES, has_trait
 from shardonnay.partitioner.local.context import LocalContext
 from shardonnay.partitioner.local.factors import copy_region
-
-_GROUPED = (
-    "stablehlo.all_reduce",
-    "stablehlo.collective_broadcast",
-    "stablehlo.all_gather",
-    "stablehlo.reduce_scatter",
-    "stablehlo.all_to_all",
-)
 
 
 def cover_devices(ctx: LocalContext, module: Module) -> None:
     """Rewrites, in place, every collective of `module` whose groups leave out
     some of the `ctx.num_devices` devices; see the module docstring."""
-    for op in [op for op in module.walk() if op.name in _GROUPED]:
+    for op in [op for op in module.walk() if has_trait(op, GROUPED_DEVICES)]:
         groups = replica_groups(op)
         left_out = sorted(set(range(ctx.num_devices)) - {d for g in groups for d in g})
         if not left_out:
