@@ -20,20 +20,18 @@ from __future__ import annotations
 
 import argparse
 import re
-import sys
 import time
 from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "src"))
+import shardonnay.partitioner.local.convert as global_to_local
+from shardonnay.errors import CheckError, ShardonnayError
+from shardonnay.partitioner.program import explicit_collectives
+from shardonnay.runtime.check import check
+from shardonnay.syntax.mlir_reader import parse_module
 
-import shardonnay.partitioner.local.convert as global_to_local  # noqa: E402
-from shardonnay.errors import CheckError, ShardonnayError  # noqa: E402
-from shardonnay.partitioner.program import explicit_collectives  # noqa: E402
-from shardonnay.runtime.check import check  # noqa: E402
-from shardonnay.syntax.mlir_reader import parse_module  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 CORPUS = ROOT / "tests" / "corpus"
 BUG_PROGRAMS = ("transformer_block_backward", "transformer_block_forward", "mlp_train_step")

@@ -4,7 +4,7 @@
     python benchmarks/consistency.py --programs 200 --passes pipeline,aggressive
     python benchmarks/consistency.py --show 20 --first-seed 5000 --max-ops 20
 
-For every random program (`tests/program_generator.random_program(seed)`) and
+For every random program (`shardonnay.testing.program_generator.random_program(seed)`) and
 every program of `tests/corpus`, each pass propagates it (`pipeline`:
 `propagation_pipeline`; a strategy: `propagate(module, strategy=...)` after
 merging the sharding groups, as Shardy's import does) and
@@ -31,23 +31,22 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
-
-from program_generator import random_program  # noqa: E402
-from shardonnay.errors import ShardonnayError  # noqa: E402
-from shardonnay.pipeline import (  # noqa: E402
+from shardonnay.errors import ShardonnayError
+from shardonnay.pipeline import (
     propagation_pipeline,
     sharding_group_import,
 )
-from shardonnay.propagation.checks.consistency import (  # noqa: E402
+from shardonnay.propagation.checks.consistency import (
     ConsistencyReport,
     FindingKind,
     check_propagated,
 )
-from shardonnay.propagation.driver import propagate  # noqa: E402
-from shardonnay.propagation.importing.validation import PropagationWarning  # noqa: E402
-from shardonnay.syntax.mlir_reader import parse_module  # noqa: E402
+from shardonnay.propagation.driver import propagate
+from shardonnay.propagation.importing.validation import PropagationWarning
+from shardonnay.syntax.mlir_reader import parse_module
+from shardonnay.testing.program_generator import random_program
+
+ROOT = Path(__file__).resolve().parent.parent
 
 PASSES = ("pipeline", "basic", "aggressive", "op-priority", "user-priority")
 CORPUS = sorted((ROOT / "tests" / "corpus").glob("*.mlir"))

@@ -4,7 +4,7 @@
     python benchmarks/explicit_reshards_parity.py --programs 2000 --first-seed 1000 --show 5
 
 Four comparisons, each of the whole printed module, on random programs
-(`tests/program_generator.random_program(seed)`) and on the corpus
+(`shardonnay.testing.program_generator.random_program(seed)`) and on the corpus
 (`tests/corpus/*.mlir`):
 
 - `full`: `sdy-insert-explicit-reshards{enable-full-version=true}` alone, on
@@ -28,20 +28,19 @@ through MLIR including parsing and printing)::
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
+from shardonnay.export.explicit_reshards import insert_explicit_reshards
+from shardonnay.export.reshard_to_collectives import reshard_to_collectives
+from shardonnay.passes import run_pipeline
+from shardonnay.syntax.mlir_reader import parse_module
+from shardonnay.testing.mlir_oracle import context, run_pass_pipeline
+from shardonnay.testing.program_generator import random_program
+from shardonnay.testing.sharding_pairs import random_reshard
 
-from mlir_oracle import _context, run_pass_pipeline  # noqa: E402
-from program_generator import random_program  # noqa: E402
-from shardonnay.export.explicit_reshards import insert_explicit_reshards  # noqa: E402
-from shardonnay.export.reshard_to_collectives import reshard_to_collectives  # noqa: E402
-from shardonnay.passes import run_pipeline  # noqa: E402
-from shardonnay.syntax.mlir_reader import parse_module  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 FULL = "func.func(sdy-insert-explicit-reshards{enable-full-version=true})"
 LIMITED = "func.func(sdy-insert-explicit-reshards{enable-full-version=false})"
@@ -53,7 +52,7 @@ def steps_before_explicit_reshards() -> str:
     """The passes of Shardy's `sdy-propagation-pipeline` before its explicit reshards."""
     from jaxlib.mlir import passmanager
 
-    with _context():
+    with context():
         steps = str(passmanager.PassManager.parse("builtin.module(sdy-propagation-pipeline)"))
     steps = steps[len("builtin.module(") : -1]
     steps = steps[: steps.index("func.func(sdy-insert-explicit-reshards")].rstrip(",")
@@ -162,8 +161,6 @@ def main() -> None:
             (f"end-to-end ({label})", end_to_end),
             (f"to-collectives ({label})", lowering),
         ]
-    from test_reshard_to_collectives import random_reshard
-
     for powers_of_two in (True, False):
         lowering = Tally()
         for seed in range(args.reshards):

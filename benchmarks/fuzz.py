@@ -4,7 +4,7 @@ child process with a time and a memory limit.
     python benchmarks/fuzz.py --inputs 20000 [--jobs 1] [--start 0]
 
 Each seed picks a corpus program (`tests/corpus/*.mlir`, `examples/*.mlir`)
-and a structural mutation (`tests/structural_mutations.py`: swapped operands,
+and a structural mutation (`shardonnay.testing.structural_mutations`: swapped operands,
 inconsistent types, deleted terminators, huge/zero/negative dims, 1,000-deep
 nesting, 1M-element and out-of-range literals, NUL and invalid UTF-8 bytes,
 invalid shardings and meshes, meshes of a million devices, missing meshes,
@@ -37,10 +37,9 @@ import time
 from collections import Counter
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
+from shardonnay.testing.structural_mutations import exercise, mutate
 
-from structural_mutations import exercise, mutate  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 KINDS = ("typed", "passed", "unexpected", "over time", "memory", "traceback")
 HEADERS = {

@@ -30,9 +30,11 @@ import os
 os.environ.setdefault("XLA_FLAGS", "--xla_force_host_platform_device_count=8")
 
 import argparse
+import importlib.util
 import sys
 import time
 from pathlib import Path
+from types import ModuleType
 
 import jax
 import jax.numpy as jnp
@@ -40,13 +42,22 @@ import numpy as np
 from jax.sharding import AxisType, NamedSharding
 from jax.sharding import PartitionSpec as P
 
+import shardonnay
+from shardonnay.jax.execution import program_and_inputs, run_partitioned
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "scripts"))
 
-import export_corpus  # noqa: E402
 
-import shardonnay  # noqa: E402
-from shardonnay.jax.execution import program_and_inputs, run_partitioned  # noqa: E402
+def _load_script(path: Path) -> ModuleType:
+    """The script at `path` loaded as a module (its `main` not run)."""
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # (dataclasses look their module up there)
+    spec.loader.exec_module(module)
+    return module
+
+
+export_corpus = _load_script(ROOT / "scripts" / "export_corpus.py")
 
 D, HEADS, FF, BATCH, SEQ = 64, 4, 256, 8, 32
 

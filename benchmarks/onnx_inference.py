@@ -12,19 +12,14 @@ largest difference from onnxruntime over every tensor.
 from __future__ import annotations
 
 import argparse
-import sys
 import time
-from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
-
-from onnx_models import onnxruntime_values, random_inputs, transformer_stack  # noqa: E402
-from shardonnay.interop.onnx.checker import check_model  # noqa: E402
-from shardonnay.interop.onnx.execution import run_per_device  # noqa: E402
-from shardonnay.interop.onnx.inference import infer  # noqa: E402
+from shardonnay.interop.onnx.checker import check_model
+from shardonnay.interop.onnx.execution import run_per_device
+from shardonnay.interop.onnx.inference import infer
+from shardonnay.testing.onnx_models import onnxruntime_values, random_inputs, transformer_stack
 
 
 def seconds(fn):

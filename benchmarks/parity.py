@@ -7,7 +7,7 @@
     python benchmarks/parity.py --conservative --passes sdy-aggressive-propagate
     python benchmarks/parity.py --all-passes --programs 500     # every pass by its name
 
-For every seed, `tests/program_generator.random_program(seed, max_ops=...)` draws
+For every seed, `shardonnay.testing.program_generator.random_program(seed, max_ops=...)` draws
 an annotated program; each pass runs in Shardy (through MLIR inside jaxlib,
 in-process) and in shardonnay (`shardonnay.passes.run_pipeline`). The printed
 modules are compared as text; when they differ, the final sharding of every
@@ -24,7 +24,7 @@ With `--conservative`, every pass runs with `conservative-propagation=true`
 (no axis is split into sub-axes while propagating).
 
 With `--all-passes`, every pass shardonnay runs by its Shardy name is
-compared in the pipeline `tests/pass_programs.PASS_PIPELINES` gives it (the
+compared in the pipeline `shardonnay.testing.pass_programs.PASS_PIPELINES` gives it (the
 pass alone, or after the passes that make its input), on the random programs
 made the way that pass needs them (calls, inline meshes, manual computations,
 size-1 axes); programs Shardy itself rejects are not counted.
@@ -37,18 +37,14 @@ import sys
 import time
 import warnings
 from dataclasses import dataclass, field
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
-
-from mlir_oracle import run_pass_pipeline  # noqa: E402
-from pass_programs import PASS_PIPELINES, normalize, program  # noqa: E402
-from program_generator import random_program  # noqa: E402
-from shardonnay.ir.core import Module  # noqa: E402
-from shardonnay.passes import run_pipeline  # noqa: E402
-from shardonnay.propagation.importing.validation import PropagationWarning  # noqa: E402
-from shardonnay.syntax.mlir_reader import parse_module  # noqa: E402
+from shardonnay.ir.core import Module
+from shardonnay.passes import run_pipeline
+from shardonnay.propagation.importing.validation import PropagationWarning
+from shardonnay.syntax.mlir_reader import parse_module
+from shardonnay.testing.mlir_oracle import run_pass_pipeline
+from shardonnay.testing.pass_programs import PASS_PIPELINES, normalize, program
+from shardonnay.testing.program_generator import random_program
 
 PASSES = ("sdy-basic-propagate", "sdy-aggressive-propagate")
 __all__ = ["compare", "normalize", "value_shardings"]
@@ -155,7 +151,7 @@ def main(argv: list[str] | None = None) -> int:
         "--all-passes",
         action="store_true",
         help="every pass by its Shardy name, each in the pipeline and on the programs "
-        "tests/pass_programs.PASS_PIPELINES gives it",
+        "shardonnay.testing.pass_programs.PASS_PIPELINES gives it",
     )
     parser.add_argument(
         "--conservative",

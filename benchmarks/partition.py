@@ -41,7 +41,7 @@ communicating collectives, when it is partitioned by
   exceeds Shardy's, it pays for these.
 
 With `--random N`, the same columns (but XLA's) for the random annotated
-programs of seeds `0..N-1` (tests/program_generator.py), summed up: how
+programs of seeds `0..N-1` (`shardonnay.testing.program_generator`), summed up: how
 many programs each of shardonnay's columns beats, ties or exceeds Shardy's
 count on, and whether every program whose per-device program exceeds it
 has ops Shardy's program leaves implicit.
@@ -80,17 +80,16 @@ from pathlib import Path
 
 os.environ.setdefault("XLA_FLAGS", "--xla_force_host_platform_device_count=8")
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
+from shardonnay.errors import ShardonnayError
+from shardonnay.interop.hlo_collectives import hlo_collective_costs
+from shardonnay.ir.core import Module
+from shardonnay.partitioner.analysis.cost import CostReport, collective_costs
+from shardonnay.partitioner.analysis.implicit import implicit_communication
+from shardonnay.partitioner.program import explicit_collectives, partition
+from shardonnay.syntax.mlir_reader import parse_module
+from shardonnay.testing.mlir_oracle import run_pass_pipeline
 
-from mlir_oracle import run_pass_pipeline  # noqa: E402
-from shardonnay.errors import ShardonnayError  # noqa: E402
-from shardonnay.interop.hlo_collectives import hlo_collective_costs  # noqa: E402
-from shardonnay.ir.core import Module  # noqa: E402
-from shardonnay.partitioner.analysis.cost import CostReport, collective_costs  # noqa: E402
-from shardonnay.partitioner.analysis.implicit import implicit_communication  # noqa: E402
-from shardonnay.partitioner.program import explicit_collectives, partition  # noqa: E402
-from shardonnay.syntax.mlir_reader import parse_module  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 CORPUS = ROOT / "tests" / "corpus"
 MODELS = ROOT / "tests" / "models"
@@ -192,7 +191,7 @@ def shardonnay_local(text: str) -> CostReport:
 
 def random_summary(count: int) -> None:
     """Shardy's partitioner against shardonnay's on random programs."""
-    from program_generator import random_program
+    from shardonnay.testing.program_generator import random_program
 
     columns = {"shardonnay": shardonnay_global, "shardonnay local": shardonnay_local}
     totals = dict.fromkeys(["Shardy", *columns], 0)

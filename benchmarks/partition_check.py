@@ -12,7 +12,7 @@ with `--shardy`, also Shardy's own three passes run in jaxlib), then
 `convert_global_to_local` with poisoned padding, run on every device by
 `simulate` and compared with the reference interpreter on the original
 program (rtol 1e-5). Programs are the 17 of tests/corpus and
-`random_program_with_inputs(seed)` of tests/program_generator.py.
+`random_program_with_inputs(seed)` of `shardonnay.testing.program_generator`.
 
 Each program ends in one of: `passed`; `PartitionError` (the conversion
 rejects it; counted per reason, numbers and names blanked out); `wrong`
@@ -37,15 +37,14 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
+from shardonnay import parse_module, run
+from shardonnay.errors import PartitionError
+from shardonnay.partitioner.local.convert import convert_global_to_local
+from shardonnay.partitioner.program import explicit_collectives
+from shardonnay.runtime.simulator import simulate
+from shardonnay.testing.program_generator import random_program_with_inputs
 
-from program_generator import random_program_with_inputs  # noqa: E402
-from shardonnay import parse_module, run  # noqa: E402
-from shardonnay.errors import PartitionError  # noqa: E402
-from shardonnay.partitioner.local.convert import convert_global_to_local  # noqa: E402
-from shardonnay.partitioner.program import explicit_collectives  # noqa: E402
-from shardonnay.runtime.simulator import simulate  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 CORPUS = ROOT / "tests" / "corpus"
 SHOWN = 5  # names of wrong / failing programs listed per row
@@ -73,7 +72,7 @@ def own_partition(text: str) -> str:
 
 
 def shardy_partition(text: str) -> str:
-    from partitioned_programs import shardy_partition as partition
+    from shardonnay.testing.partitioned_programs import shardy_partition as partition
 
     return partition(text)
 

@@ -6,7 +6,7 @@
 
 The sweep takes every pair of valid shardings that use whole axes (each
 axis replicated, unreduced or in one dim, in any order) of tensors of rank
-0 to 3 (shapes `tests/sharding_pairs.SWEEP_SHAPES`, mostly uneven); the
+0 to 3 (shapes `shardonnay.testing.sharding_pairs.SWEEP_SHAPES`, mostly uneven); the
 random pairs have sub-axes, uneven dims, other device orders and other
 meshes over the same devices. Every plan is run on data and compared with
 `layout.shard` of the target. Pairs whose source holds pending sums that
@@ -33,19 +33,15 @@ import random
 import sys
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests"))
-
-from sharding_pairs import (  # noqa: E402
+from shardonnay.partitioner.reshard.plan import baseline_plan, reshard_plan
+from shardonnay.testing.sharding_pairs import (
     SWEEP_MESHES,
     SWEEP_SHAPES,
     check_plan,
     random_pair,
     sweep_pairs,
 )
-from shardonnay.partitioner.reshard.plan import baseline_plan, reshard_plan  # noqa: E402
 
 
 @dataclass

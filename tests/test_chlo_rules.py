@@ -91,8 +91,8 @@ def test_shardys_named_passes_still_stop_at_chlo_ops() -> None:
 
 def test_shardy_follows_the_written_rule_as_shardonnay_does() -> None:
     pytest.importorskip("jax")
-    from mlir_oracle import run_pass_pipeline
     from shardonnay.pipeline import propagation_pipeline
+    from shardonnay.testing.mlir_oracle import run_pass_pipeline
 
     ruled = write_computed_rules(parse_module(VARIANCE))
     pipeline = "builtin.module(sdy-propagation-pipeline)"
@@ -106,7 +106,7 @@ def test_shardy_follows_the_written_rule_as_shardonnay_does() -> None:
 
 def test_the_per_device_program_moves_fewer_bytes_than_shardys_and_computes_the_same() -> None:
     pytest.importorskip("jax")
-    from mlir_oracle import run_pass_pipeline
+    from shardonnay.testing.mlir_oracle import run_pass_pipeline
 
     shardy = parse_module(run_pass_pipeline(VARIANCE, SHARDY_PARTITIONER))
     square = next(op for op in shardy.walk() if op.name == "chlo.square")

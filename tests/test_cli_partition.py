@@ -4,13 +4,13 @@ from pathlib import Path
 
 import pytest
 
-from partitioned_programs import RESULTS_ON_TWO_DEVICES
 from shardonnay import parse_module
 from shardonnay.cli import main
 from shardonnay.partitioner.analysis.cost import collective_costs
 from shardonnay.partitioner.analysis.memory import peak_memory
 from shardonnay.partitioner.analysis.report import human_bytes
 from shardonnay.partitioner.program import explicit_collectives, partition
+from shardonnay.testing.pinned_programs import RESULTS_ON_TWO_DEVICES
 
 ROOT = Path(__file__).parent.parent
 MLP = ROOT / "examples" / "mlp.mlir"

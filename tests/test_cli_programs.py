@@ -66,7 +66,7 @@ def test_fmt_prints_pretty_and_generic(program, capsys):
 
 def test_texts_are_what_mlir_prints():
     pytest.importorskip("jax")
-    from mlir_oracle import jaxlib_asm
+    from shardonnay.testing.mlir_oracle import jaxlib_asm
 
     assert jaxlib_asm(PRETTY) == PRETTY
     assert jaxlib_asm(PRETTY, generic=True) == GENERIC

@@ -30,7 +30,7 @@ def test_round_trip_is_a_fixed_point(path: Path) -> None:
 @pytest.mark.parametrize("path", PROGRAMS, ids=ids(PROGRAMS))
 def test_prints_what_mlir_prints(path: Path) -> None:
     pytest.importorskip("jax")
-    from mlir_oracle import jaxlib_asm
+    from shardonnay.testing.mlir_oracle import jaxlib_asm
 
     source = path.read_text()
     module = parse_module(source)

@@ -507,7 +507,7 @@ PARTITION = (
 @pytest.fixture(scope="module")
 def oracle():
     pytest.importorskip("jax")
-    import mlir_oracle
+    from shardonnay.testing import mlir_oracle
 
     return mlir_oracle
 

@@ -38,7 +38,7 @@ def _propagated(text: str, *, full: bool) -> str:
     """Shardy's module right before its explicit reshards: after the whole
     propagation pipeline (full version), or after its steps that precede the
     limited version."""
-    from mlir_oracle import run_pass_pipeline
+    from shardonnay.testing.mlir_oracle import run_pass_pipeline
 
     if full:
         return run_pass_pipeline(text, "builtin.module(sdy-propagation-pipeline)")
@@ -48,9 +48,9 @@ def _propagated(text: str, *, full: bool) -> str:
 def _steps_before_explicit_reshards() -> str:
     from jaxlib.mlir import passmanager
 
-    from mlir_oracle import _context
+    from shardonnay.testing.mlir_oracle import context
 
-    with _context():
+    with context():
         steps = str(passmanager.PassManager.parse("builtin.module(sdy-propagation-pipeline)"))
     steps = steps[len("builtin.module(") : -1]
     steps = steps[: steps.index("func.func(sdy-insert-explicit-reshards")].rstrip(",")
@@ -58,7 +58,7 @@ def _steps_before_explicit_reshards() -> str:
 
 
 def _check(text: str, *, full: bool) -> None:
-    from mlir_oracle import run_pass_pipeline
+    from shardonnay.testing.mlir_oracle import run_pass_pipeline
 
     module_text = _propagated(text, full=full)
     theirs = run_pass_pipeline(module_text, f"builtin.module({FULL if full else LIMITED})")
@@ -76,7 +76,7 @@ def test_corpus_matches_shardy(path: Path, full: bool) -> None:
 @pytest.mark.parametrize("seed", [_param(s, KNOWN_FULL) for s in range(300)])
 def test_full_version_on_random_programs_matches_shardy(seed: int) -> None:
     pytest.importorskip("jax")
-    from program_generator import random_program
+    from shardonnay.testing.program_generator import random_program
 
     _check(random_program(seed), full=True)
 
@@ -84,13 +84,13 @@ def test_full_version_on_random_programs_matches_shardy(seed: int) -> None:
 @pytest.mark.parametrize("seed", range(200))
 def test_limited_version_on_random_programs_matches_shardy(seed: int) -> None:
     pytest.importorskip("jax")
-    from program_generator import random_program
+    from shardonnay.testing.program_generator import random_program
 
     _check(random_program(seed), full=False)
 
 
 def _end_to_end(text: str) -> None:
-    from mlir_oracle import run_pass_pipeline
+    from shardonnay.testing.mlir_oracle import run_pass_pipeline
 
     ours = run_pipeline(parse_module(text), END_TO_END)
     assert ours.to_text() == run_pass_pipeline(text, END_TO_END)
@@ -106,7 +106,7 @@ def test_corpus_end_to_end_matches_shardy(path: Path) -> None:
 @pytest.mark.parametrize("seed", [_param(s, KNOWN_END_TO_END) for s in range(100)])
 def test_random_programs_end_to_end_match_shardy(seed: int) -> None:
     pytest.importorskip("jax")
-    from program_generator import random_program
+    from shardonnay.testing.program_generator import random_program
 
     _end_to_end(random_program(seed))
 
@@ -204,7 +204,7 @@ CASES = {
 @pytest.mark.parametrize("name", list(CASES))
 def test_cases_match_shardy(name: str, full: bool) -> None:
     pytest.importorskip("jax")
-    from mlir_oracle import run_pass_pipeline
+    from shardonnay.testing.mlir_oracle import run_pass_pipeline
 
     text = CASES[name]
     theirs = run_pass_pipeline(text, f"builtin.module({FULL if full else LIMITED})")

@@ -21,7 +21,6 @@ pytest.importorskip("jax")
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mlir_oracle import run_pass_pipeline
 from shardonnay import AxisRef, DimSharding, Mesh, TensorSharding, parse_module
 from shardonnay.propagation.factor_propagation import (
     AggressiveFactorPropagation,
@@ -32,6 +31,7 @@ from shardonnay.propagation.factor_propagation import (
 )
 from shardonnay.propagation.projection import ShardingProjection
 from shardonnay.sharding_rule import RULE_ATTRIBUTE, RuleBuilder
+from shardonnay.testing.mlir_oracle import run_pass_pipeline
 
 POPULATE = "builtin.module(func.func(sdy-populate-op-sharding-rules))"
 PASSES = {

@@ -6,7 +6,7 @@ parses is then validated against a fixed mesh, printed and re-parsed, and
 (when valid on a small mesh) laid out. Any other exception fails with the
 input that caused it.
 
-Also here: the generators in tests/strategies.py only produce valid values.
+Also here: the generators in `shardonnay.testing.strategies` only produce valid values.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from shardonnay import (
 )
 from shardonnay.layout import device_slices, local_shape
 from shardonnay.sharding import verify_axis_ref_lists
-from strategies import (
+from shardonnay.testing.strategies import (
     ODD_AXIS_NAMES,
     meshes,
     op_sharding_rules,

@@ -3,7 +3,7 @@ parse, verify and printing (every 5th also propagate and the command line,
 every 50th partition and check), must end in a typed error or pass, within a
 budget.
 
-The mutations (`structural_mutations.py`) are those a careless user or a
+The mutations (`shardonnay.testing.structural_mutations`) are those a careless user or a
 broken exporter makes: swapped operands, inconsistent types, deleted
 terminators, huge, zero and negative dims, deep ranks, out-of-range and
 malformed literals, NUL and invalid UTF-8 bytes, invalid shardings and
@@ -23,10 +23,17 @@ import signal
 
 import pytest
 
-from structural_mutations import EXPENSIVE, SMALL, exercise, mutate
+from shardonnay.testing.structural_mutations import (
+    EXPENSIVE,
+    MUTATIONS,
+    exercise,
+    mutate,
+    small_programs,
+)
 
 INPUTS = 2000
 BUDGET_S = 15.0  # per input; the slowest take about a second on a loaded machine
+SMALL = small_programs()
 
 
 class OverBudget(BaseException):
@@ -82,8 +89,6 @@ def test_mutated_programs_end_in_typed_errors_or_pass(tmp_path):
 
 
 def test_every_mutation_applies_and_is_deterministic():
-    from structural_mutations import MUTATIONS
-
     seen = set()
     for seed in range(300):
         _, mutations, _ = mutate(seed, SMALL)

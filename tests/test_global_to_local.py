@@ -22,9 +22,19 @@ import re
 import numpy as np
 import pytest
 
-from partitioned_programs import (
+from shardonnay import parse_module, run
+from shardonnay.axes import AxisRef
+from shardonnay.errors import PartitionError
+from shardonnay.layout import device_slices
+from shardonnay.mesh import Mesh
+from shardonnay.partitioner.local.collectives import replica_groups
+from shardonnay.partitioner.local.context import axes_index, offset_table
+from shardonnay.partitioner.local.convert import convert_global_to_local
+from shardonnay.runtime.simulator import simulate
+from shardonnay.sharding import DimSharding, TensorSharding
+from shardonnay.testing.inline import inline_calls
+from shardonnay.testing.partitioned_programs import (
     MESH,
-    RESULTS_ON_TWO_DEVICES,
     assert_local_program_computes_the_same,
     collective_program,
     collectives_in,
@@ -37,17 +47,7 @@ from partitioned_programs import (
     shardy_local_of,
     single_op_program,
 )
-from shardonnay import parse_module, run
-from shardonnay.axes import AxisRef
-from shardonnay.errors import PartitionError
-from shardonnay.layout import device_slices
-from shardonnay.mesh import Mesh
-from shardonnay.partitioner.local.collectives import replica_groups
-from shardonnay.partitioner.local.context import axes_index, offset_table
-from shardonnay.partitioner.local.convert import convert_global_to_local
-from shardonnay.runtime.simulator import simulate
-from shardonnay.sharding import DimSharding, TensorSharding
-from shardonnay.testing.inline import inline_calls
+from shardonnay.testing.pinned_programs import RESULTS_ON_TWO_DEVICES
 
 # -- device groups and offsets follow the layout --------------------------------------------------
 

@@ -15,14 +15,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from partitioned_programs import (
-    assert_local_program_computes_the_same,
-    collective_program,
-    collectives_in,
-    per_value,
-    quoted,
-    single_op_program,
-)
 from shardonnay import parse_module
 from shardonnay.layout import device_slices, shard
 from shardonnay.mesh import Mesh
@@ -31,6 +23,14 @@ from shardonnay.partitioner.halo.need import missing_elements, op_need, relayout
 from shardonnay.partitioner.halo.schedule import Exchange, box_schedule, schedule
 from shardonnay.partitioner.local.context import axes_index, axes_size
 from shardonnay.sharding import TensorSharding
+from shardonnay.testing.partitioned_programs import (
+    assert_local_program_computes_the_same,
+    collective_program,
+    collectives_in,
+    per_value,
+    quoted,
+    single_op_program,
+)
 
 MESH = Mesh({"x": 2, "y": 4})  # the mesh of `partitioned_programs.MESH`
 SHARDS = {"": 1, "x": 2, "y": 4, "y, x": 8}

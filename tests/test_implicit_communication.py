@@ -181,7 +181,7 @@ def test_an_argmax_all_reduced_one_result_at_a_time_is_found():
 @pytest.fixture(scope="module")
 def shardy_partitioned():
     pytest.importorskip("jax")
-    import mlir_oracle
+    from shardonnay.testing import mlir_oracle
 
     return {
         path.stem: (

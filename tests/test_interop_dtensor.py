@@ -31,7 +31,7 @@ from shardonnay.interop.dtensor import (
     partial_avg_as_sum,
     to_tensor_sharding,
 )
-from strategies import meshes, shapes, shardings
+from shardonnay.testing.strategies import meshes, shapes, shardings
 
 FIXTURES = Path(__file__).parent / "fixtures" / "dtensor" / "placements.json"
 

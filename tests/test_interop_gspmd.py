@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from shardonnay import InvalidAttributeError, Mesh, ParseError, ShardingError, TensorSharding
 from shardonnay.interop.gspmd import HloSharding, from_tensor_sharding, to_tensor_sharding
 from shardonnay.layout import device_slices
-from strategies import meshes, shapes, shardings
+from shardonnay.testing.strategies import meshes, shapes, shardings
 
 Regions = dict[int, tuple[tuple[int, int], ...]]
 

@@ -9,11 +9,11 @@ import onnx
 import pytest
 from onnx import TensorProto, helper, numpy_helper
 
-from onnx_models import annotate, spec
 from shardonnay.interop.onnx.checker import check_model, check_node, resolve_inputs
 from shardonnay.interop.onnx.graph import ModelView
 from shardonnay.interop.onnx.inference import infer_formalism
 from shardonnay.interop.onnx.specs import ShardingSpec
+from shardonnay.testing.onnx_models import annotate, spec
 
 
 def one_node(node, inputs, outputs, devices=4, initializers=()):
@@ -197,7 +197,7 @@ def test_ill_formed_specs_are_named():
 
 
 def test_formalism_inference_follows_producers_and_leaves_model_inputs_unsharded():
-    from onnx_models import mlp
+    from shardonnay.testing.onnx_models import mlp
 
     result = infer_formalism(mlp())
     onnx.checker.check_model(result.model, full_check=True)
@@ -261,8 +261,8 @@ FORMALISM_EXAMPLES = {
 def test_the_formalisms_output_specs_are_what_the_devices_compute(example):
     # The formalism infers where each output shard lives; running the node device by
     # device from its input specs puts exactly that data on exactly those devices.
-    from onnx_models import onnxruntime_values
     from shardonnay.interop.onnx.execution import run_per_device
+    from shardonnay.testing.onnx_models import onnxruntime_values
 
     node, specs, inputs, outputs = FORMALISM_EXAMPLES[example]
     annotate(node, *specs)

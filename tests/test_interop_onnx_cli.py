@@ -7,8 +7,8 @@ from pathlib import Path
 import onnx
 import pytest
 
-from onnx_models import annotate, mlp, spec
 from shardonnay.cli import main
+from shardonnay.testing.onnx_models import annotate, mlp, spec
 
 
 @pytest.fixture

@@ -12,7 +12,13 @@ import onnx
 import pytest
 from onnx import helper
 
-from onnx_models import (
+from shardonnay import Mesh, TensorSharding
+from shardonnay.errors import ShardingError
+from shardonnay.interop.onnx.checker import check_model
+from shardonnay.interop.onnx.execution import run_per_device
+from shardonnay.interop.onnx.graph import ModelView
+from shardonnay.interop.onnx.inference import infer
+from shardonnay.testing.onnx_models import (
     MODELS,
     annotate,
     mlp,
@@ -21,12 +27,6 @@ from onnx_models import (
     spec,
     transformer_block,
 )
-from shardonnay import Mesh, TensorSharding
-from shardonnay.errors import ShardingError
-from shardonnay.interop.onnx.checker import check_model
-from shardonnay.interop.onnx.execution import run_per_device
-from shardonnay.interop.onnx.graph import ModelView
-from shardonnay.interop.onnx.inference import infer
 
 INFERRED = {name: infer(build()) for name, build in MODELS.items()}
 

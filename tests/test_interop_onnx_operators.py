@@ -13,11 +13,11 @@ import onnx
 import pytest
 from onnx import TensorProto, helper, numpy_helper
 
-from onnx_models import annotate, onnxruntime_values
 from shardonnay import Mesh, TensorSharding
 from shardonnay.interop.onnx.execution import run_per_device
 from shardonnay.interop.onnx.inference import infer
 from shardonnay.interop.onnx.specs import sharding_to_spec
+from shardonnay.testing.onnx_models import annotate, onnxruntime_values
 
 MESH = Mesh({"x": 2, "y": 2})
 F, I64, BOOL = TensorProto.FLOAT, TensorProto.INT64, TensorProto.BOOL

@@ -22,7 +22,7 @@ from shardonnay.interop.onnx.specs import (
     sharding_to_spec,
     spec_to_sharding,
 )
-from strategies import meshes, shapes, shardings
+from shardonnay.testing.strategies import meshes, shapes, shardings
 
 
 def onnx_reading(proto: onnx.ShardingSpecProto, shape) -> dict[int, tuple[slice, ...]]:

@@ -40,8 +40,8 @@ from shardonnay.jax import (  # noqa: E402
     tensor_sharding,
 )
 from shardonnay.layout import device_slices  # noqa: E402
-from strategies import meshes  # noqa: E402
-from strategies import shardings as sharding_strategy  # noqa: E402
+from shardonnay.testing.strategies import meshes  # noqa: E402
+from shardonnay.testing.strategies import shardings as sharding_strategy  # noqa: E402
 
 pytestmark = pytest.mark.oracle
 

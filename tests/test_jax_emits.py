@@ -26,7 +26,7 @@ os.environ.setdefault("XLA_FLAGS", "--xla_force_host_platform_device_count=8")
 jax = pytest.importorskip("jax")
 jnp = pytest.importorskip("jax.numpy")
 
-from mlir_oracle import run_pass_pipeline  # noqa: E402
+from shardonnay.testing.mlir_oracle import run_pass_pipeline  # noqa: E402
 
 RNG = np.random.default_rng(2)
 

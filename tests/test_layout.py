@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from shardonnay import LayoutError, Mesh, ShardingError, TensorSharding
 from shardonnay.layout import device_slices, equivalent, local_shape, shard, unshard
-from strategies import meshes, shapes, shardings
+from shardonnay.testing.strategies import meshes, shapes, shardings
 
 MESH = Mesh({"x": 2, "y": 4})
 

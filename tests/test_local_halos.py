@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from partitioned_programs import (
+from shardonnay.testing.partitioned_programs import (
     MESH,
     assert_local_program_computes_the_same,
     collective_program,

@@ -14,14 +14,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from partitioned_programs import (
+from shardonnay import parse_module
+from shardonnay.testing.partitioned_programs import (
     MESH,
     assert_local_program_computes_the_same,
     inputs_for,
     per_value,
     sharding,
 )
-from shardonnay import parse_module
 
 # -- gathers --------------------------------------------------------------------------------------
 

@@ -12,15 +12,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from partitioned_programs import (
-    ON_TWO_MESHES,
-    TWO_SIZES_ANNOTATED,
-    assert_local_program_computes_the_same,
-    inputs_for,
-    own_partition,
-    single_op_program,
-    two_mesh_program,
-)
 from shardonnay import parse_module, run
 from shardonnay.axes import AxisRef
 from shardonnay.layout import device_slices
@@ -30,6 +21,15 @@ from shardonnay.partitioner.local.convert import convert_global_to_local
 from shardonnay.runtime.check import check
 from shardonnay.runtime.simulator import device_count, simulate
 from shardonnay.sharding import DimSharding, TensorSharding
+from shardonnay.testing.partitioned_programs import (
+    ON_TWO_MESHES,
+    TWO_SIZES_ANNOTATED,
+    assert_local_program_computes_the_same,
+    inputs_for,
+    own_partition,
+    single_op_program,
+    two_mesh_program,
+)
 
 # -- meshes of the same devices -------------------------------------------------------------------
 

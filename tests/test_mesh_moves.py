@@ -32,7 +32,7 @@ from shardonnay.partitioner.local.moves import MAX_TILES
 from shardonnay.partitioner.program import partition
 from shardonnay.partitioner.reshard.mesh_translation import translate_axes, translate_sharding
 from shardonnay.partitioner.reshard.plan import lower_bound
-from strategies import divisors, shapes, shardings
+from shardonnay.testing.strategies import divisors, shapes, shardings
 
 NAMES = ("p", "q", "r", "s")
 

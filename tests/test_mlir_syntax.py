@@ -34,9 +34,9 @@ def _jaxlib(text: str, *, generic: bool = False) -> str | None:
         import jax  # noqa: F401
     except ImportError:
         return None
-    from mlir_oracle import _context, jaxlib_asm
+    from shardonnay.testing.mlir_oracle import context, jaxlib_asm
 
-    _context().allow_unregistered_dialects = True
+    context().allow_unregistered_dialects = True
     return jaxlib_asm(text, generic=generic)
 
 
@@ -323,10 +323,10 @@ def test_jax_debug_info_text_parses():
     import jax.numpy as jnp
     from jaxlib.mlir import ir
 
-    from mlir_oracle import _context
+    from shardonnay.testing.mlir_oracle import context
 
     lowered = jax.jit(lambda x: x * 2).lower(jnp.ones((2,), jnp.float32))
-    with _context():
+    with context():
         generic = ir.Module.parse(lowered.as_text(debug_info=True)).operation.get_asm(
             enable_debug_info=True, print_generic_op_form=True
         )

@@ -38,7 +38,7 @@ def generic_module(body: list[str], args: list[str], results: list[str]) -> str:
 
 def check_syntax(source: str) -> None:
     """The four syntax facts: pretty from generic, pretty fixed point, generic, as jaxlib."""
-    from mlir_oracle import jaxlib_asm
+    from shardonnay.testing.mlir_oracle import jaxlib_asm
 
     pretty = jaxlib_asm(source)
     generic = jaxlib_asm(source, generic=True)
@@ -184,7 +184,7 @@ def test_verify_errors(line: str, message: str) -> None:
         f"  {line}\n  return\n}}"
     )
     try:
-        from mlir_oracle import jaxlib_accepts
+        from shardonnay.testing.mlir_oracle import jaxlib_accepts
 
         assert not jaxlib_accepts(source)
     except ImportError:

@@ -130,7 +130,7 @@ def _needs_pretty(text: str) -> None:
 @pytest.mark.parametrize("case", sorted(SYNTAX))
 def test_syntax_matches_mlir(case):
     pytest.importorskip("jax")
-    from mlir_oracle import jaxlib_asm
+    from shardonnay.testing.mlir_oracle import jaxlib_asm
 
     pretty = jaxlib_asm(SYNTAX[case])
     generic = jaxlib_asm(SYNTAX[case], generic=True)
@@ -144,7 +144,7 @@ def test_syntax_matches_mlir(case):
 
 def test_parsed_attributes_equal_in_both_forms():
     pytest.importorskip("jax")
-    from mlir_oracle import jaxlib_asm
+    from shardonnay.testing.mlir_oracle import jaxlib_asm
 
     text = SYNTAX["manual_computation"]
     a = parse_module(jaxlib_asm(text, generic=True))
@@ -458,7 +458,7 @@ def _unsupported_ops(module) -> list[str]:
 
 @pytest.mark.parametrize("name", CASE_NAMES)
 def test_shard_map_matches_jax(jax_cases, name):
-    from mlir_oracle import jaxlib_asm
+    from shardonnay.testing.mlir_oracle import jaxlib_asm
 
     text = (jax_cases / f"{name}.mlir").read_text()
     data = np.load(jax_cases / f"{name}.npz")
@@ -477,7 +477,7 @@ def test_shard_map_matches_jax(jax_cases, name):
 
 @pytest.mark.parametrize("name", CASE_NAMES)
 def test_shard_map_text_round_trips(jax_cases, name):
-    from mlir_oracle import jaxlib_asm
+    from shardonnay.testing.mlir_oracle import jaxlib_asm
 
     text = (jax_cases / f"{name}.mlir").read_text()
     pretty, generic = jaxlib_asm(text), jaxlib_asm(text, generic=True)

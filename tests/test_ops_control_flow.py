@@ -105,7 +105,7 @@ func.func private @m(%a: tensor<4xf32>, %b: tensor<4xf32>) -> (tensor<4xf32>, te
 
 def assert_matches_oracle(text: str) -> None:
     """The four-way comparison with MLIR's own parser and printer."""
-    from mlir_oracle import jaxlib_asm
+    from shardonnay.testing.mlir_oracle import jaxlib_asm
 
     pretty = jaxlib_asm(text)
     generic = jaxlib_asm(text, generic=True)
@@ -128,7 +128,7 @@ def test_syntax_matches_mlir(text: str) -> None:
 
 def test_while_pretty_form_details() -> None:
     pytest.importorskip("jax")
-    from mlir_oracle import jaxlib_asm
+    from shardonnay.testing.mlir_oracle import jaxlib_asm
 
     out = parse_module(jaxlib_asm(LOOPS_AND_BRANCHES)).to_text()
     assert (
@@ -143,7 +143,7 @@ def test_while_pretty_form_details() -> None:
 
 def test_custom_call_elides_only_defaults() -> None:
     pytest.importorskip("jax")
-    from mlir_oracle import jaxlib_asm
+    from shardonnay.testing.mlir_oracle import jaxlib_asm
 
     out = parse_module(jaxlib_asm(CALLS, generic=True)).to_text()
     assert 'stablehlo.custom_call @bar(%arg0) {backend_config = ""} :' in out

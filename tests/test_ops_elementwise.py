@@ -40,7 +40,7 @@ def one_op_module(
 
 def check_syntax(text: str) -> str:
     """Our pretty and generic prints of `text` equal MLIR's; both read back."""
-    from mlir_oracle import jaxlib_asm
+    from shardonnay.testing.mlir_oracle import jaxlib_asm
 
     pretty = jaxlib_asm(text)
     generic = jaxlib_asm(text, generic=True)

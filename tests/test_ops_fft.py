@@ -21,8 +21,8 @@ from shardonnay.syntax.mlir_reader import parse_module
 jax = pytest.importorskip("jax")
 jnp = pytest.importorskip("jax.numpy")
 
-from mlir_oracle import jaxlib_asm  # noqa: E402
-from shardy_rules import assert_rules_match_shardy  # noqa: E402
+from shardonnay.testing.mlir_oracle import jaxlib_asm  # noqa: E402
+from shardonnay.testing.shardy_rules import assert_rules_match_shardy  # noqa: E402
 
 RNG = np.random.default_rng(1)
 

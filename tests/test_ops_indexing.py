@@ -16,11 +16,17 @@ jax = pytest.importorskip("jax")
 jnp = pytest.importorskip("jax.numpy")
 lax = jax.lax
 
-from mlir_oracle import jaxlib_asm  # noqa: E402
-from test_ops_shape import check_numerics, check_text, normal  # noqa: E402
+from shardonnay.testing.jax_numerics import assert_interpreter_matches_jax  # noqa: E402
+from shardonnay.testing.mlir_oracle import assert_text_as_jaxlib, jaxlib_asm  # noqa: E402
 
 GDN = lax.GatherDimensionNumbers
 SDN = lax.ScatterDimensionNumbers
+RNG = np.random.default_rng(0)
+
+
+def normal(*shape, dtype=np.float32):
+    return RNG.normal(size=shape).astype(dtype)
+
 
 # -- syntax ---------------------------------------------------------------------------------------
 
@@ -93,7 +99,7 @@ func.func @main(%arg0: tensor<4x8x16xf32>, %arg1: tensor<4x3x1xi32>,
 
 @pytest.mark.parametrize("case", sorted(SYNTAX))
 def test_text_round_trips_like_mlir(case: str) -> None:
-    check_text(SYNTAX[case])
+    assert_text_as_jaxlib(SYNTAX[case])
 
 
 def test_pretty_forms_are_the_ones_mlir_prints() -> None:
@@ -116,7 +122,7 @@ def test_pretty_forms_are_the_ones_mlir_prints() -> None:
     ],
 )
 def test_slice_with_strides(start, limit, strides) -> None:
-    check_numerics(lambda x: lax.slice(x, start, limit, strides), normal(8, 16))
+    assert_interpreter_matches_jax(lambda x: lax.slice(x, start, limit, strides), normal(8, 16))
 
 
 # Start indices in and out of range: both ops clamp them into the operand.
@@ -131,7 +137,7 @@ def test_dynamic_slice_clamps_start_indices(start, dtype) -> None:
     if dtype == np.uint32 and min(start) < 0:
         pytest.skip("negative unsigned index")
     f = lambda x, i, j: lax.dynamic_slice(x, (i, j), (2, 3), allow_negative_indices=False)  # noqa: E731
-    check_numerics(f, x, i, j)
+    assert_interpreter_matches_jax(f, x, i, j)
 
 
 @pytest.mark.parametrize("start", STARTS)
@@ -139,14 +145,14 @@ def test_dynamic_update_slice_clamps_start_indices(start) -> None:
     x, u = normal(8, 16), normal(3, 4)
     i, j = (np.int32(s) for s in start)
     f = lambda x, u, i, j: lax.dynamic_update_slice(x, u, (i, j), allow_negative_indices=False)  # noqa: E731
-    check_numerics(f, x, u, i, j)
+    assert_interpreter_matches_jax(f, x, u, i, j)
 
 
 @pytest.mark.parametrize("start", [(1, 2), (-3, 4)])
 def test_dynamic_slices_with_traced_negative_indices(start) -> None:
     x, u = normal(8, 16), normal(3, 4)
     i, j = (np.int32(s) for s in start)
-    check_numerics(
+    assert_interpreter_matches_jax(
         lambda x, u, i, j: (
             lax.dynamic_slice(x, (i, j), (2, 3)),
             lax.dynamic_update_slice(x, u, (i, j)),
@@ -196,7 +202,7 @@ def test_gather(case: str, mode: str) -> None:
     idx = rng.integers(-3, 20, size=indices).astype(np.int32)
     if mode == "promise_in_bounds":
         idx = np.clip(idx, 0, 3)
-    check_numerics(lambda x, i: lax.gather(x, i, dn, sizes, mode=mode), x, idx)
+    assert_interpreter_matches_jax(lambda x, i: lax.gather(x, i, dn, sizes, mode=mode), x, idx)
 
 
 def test_gather_with_scalar_indices() -> None:
@@ -220,11 +226,15 @@ func.func @main(%arg0: tensor<8x16xf32>, %arg1: tensor<5xi32>) -> tensor<5x16xf3
 def test_gather_from_numpy_style_indexing() -> None:
     x = normal(8, 16)
     rows = np.array([1, 7, -2, 0], np.int32)
-    check_numerics(lambda x, i: x[i], x, rows)
-    check_numerics(lambda x, i: jnp.take(x, i, axis=1), x, np.array([3, 15, 0], np.int32))
-    check_numerics(lambda x, i, j: x[i, j], x, rows, np.array([0, 5, 15, 9], np.int32))
-    check_numerics(jax.vmap(lambda r, i: r[i]), x, np.arange(8, dtype=np.int32) % 5)
-    check_numerics(jax.vmap(lambda r, i: r[i], in_axes=(1, None)), x, rows)
+    assert_interpreter_matches_jax(lambda x, i: x[i], x, rows)
+    assert_interpreter_matches_jax(
+        lambda x, i: jnp.take(x, i, axis=1), x, np.array([3, 15, 0], np.int32)
+    )
+    assert_interpreter_matches_jax(
+        lambda x, i, j: x[i, j], x, rows, np.array([0, 5, 15, 9], np.int32)
+    )
+    assert_interpreter_matches_jax(jax.vmap(lambda r, i: r[i]), x, np.arange(8, dtype=np.int32) % 5)
+    assert_interpreter_matches_jax(jax.vmap(lambda r, i: r[i], in_axes=(1, None)), x, rows)
 
 
 # -- numerics: scatter ----------------------------------------------------------------------------
@@ -262,7 +272,7 @@ def test_scatter_skips_out_of_bounds_updates(case: str, kind: str) -> None:
         dn = SDN(dn.update_window_dims, (), (0, 1))
         idx = rng.integers(-2, 16, size=indices).astype(np.int32)
         f = lambda x, i, u: SCATTER_OPS[kind](x, jnp.moveaxis(i, 0, -1), u, dn, mode="drop")  # noqa: E731
-        check_numerics(f, x, idx, u)
+        assert_interpreter_matches_jax(f, x, idx, u)
         return
     # Distinct in-range indices (a repeated "set" picks an arbitrary update).
     idx = rng.choice(np.arange(-2, 20), size=indices, replace=True).astype(np.int32)
@@ -274,7 +284,7 @@ def test_scatter_skips_out_of_bounds_updates(case: str, kind: str) -> None:
             idx = np.stack([rng.permutation(np.arange(-2, 9))[:3] for _ in range(4)])[..., None]
             idx = idx.astype(np.int32)
     f = lambda x, i, u: SCATTER_OPS[kind](x, i, u, dn, mode="drop")  # noqa: E731
-    check_numerics(f, x, idx, u)
+    assert_interpreter_matches_jax(f, x, idx, u)
 
 
 def test_scatter_of_integers_and_bools() -> None:
@@ -282,10 +292,14 @@ def test_scatter_of_integers_and_bools() -> None:
     idx = np.array([[1], [1], [9], [0]], np.int32)
     u = np.full((4, 2), 3, np.int32)
     dn = SDN((1,), (0,), (0,))
-    check_numerics(lambda x, i, u: lax.scatter_add(x, i, u, dn, mode="drop"), x, idx, u)
-    check_numerics(lambda x, i, u: lax.scatter_max(x, i, u, dn, mode="drop"), x, idx, u)
+    assert_interpreter_matches_jax(
+        lambda x, i, u: lax.scatter_add(x, i, u, dn, mode="drop"), x, idx, u
+    )
+    assert_interpreter_matches_jax(
+        lambda x, i, u: lax.scatter_max(x, i, u, dn, mode="drop"), x, idx, u
+    )
     b = np.zeros((8, 2), bool)
-    check_numerics(
+    assert_interpreter_matches_jax(
         lambda x, i, u: lax.scatter(x, i, u, dn, mode="drop"), b, idx[2:], np.ones((2, 2), bool)
     )
 
@@ -295,10 +309,14 @@ def test_scatter_from_numpy_style_updates() -> None:
     rows = np.array([1, 6, -2], np.int32)
     cols = np.array([0, 5, 15], np.int32)
     u = normal(3, 16)
-    check_numerics(lambda x, i, u: x.at[i].set(u), x, rows, u)
-    check_numerics(lambda x, i, u: x.at[i].add(u), x, np.array([1, 1, 3], np.int32), u)
-    check_numerics(lambda x, i, u: x.at[i].max(u), x, np.array([2, 2, 0], np.int32), u)
-    check_numerics(lambda x, i, j: x.at[i, j].add(1.0), x, rows, cols)
+    assert_interpreter_matches_jax(lambda x, i, u: x.at[i].set(u), x, rows, u)
+    assert_interpreter_matches_jax(
+        lambda x, i, u: x.at[i].add(u), x, np.array([1, 1, 3], np.int32), u
+    )
+    assert_interpreter_matches_jax(
+        lambda x, i, u: x.at[i].max(u), x, np.array([2, 2, 0], np.int32), u
+    )
+    assert_interpreter_matches_jax(lambda x, i, j: x.at[i, j].add(1.0), x, rows, cols)
 
 
 def _scatter_module(region_returns: str) -> str:

@@ -19,7 +19,7 @@ jax = pytest.importorskip("jax")
 jnp = jax.numpy
 lax = jax.lax
 
-from mlir_oracle import jaxlib_asm  # noqa: E402
+from shardonnay.testing.mlir_oracle import jaxlib_asm  # noqa: E402
 
 
 def _module(op: str, inputs: list[str], result: str) -> str:

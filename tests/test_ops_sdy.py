@@ -179,7 +179,7 @@ CASES = {**ANNOTATIONS, **{f"collectives_{k}": v for k, v in COLLECTIVES.items()
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_text_matches_jaxlib(case: str) -> None:
     pytest.importorskip("jax")
-    from mlir_oracle import jaxlib_asm
+    from shardonnay.testing.mlir_oracle import jaxlib_asm
 
     source = MESH + CASES[case]
     pretty = jaxlib_asm(source)
@@ -202,7 +202,7 @@ def test_jax_lowering_round_trips_and_runs() -> None:
     from jax.sharding import AxisType, NamedSharding
     from jax.sharding import PartitionSpec as P
 
-    from mlir_oracle import jaxlib_asm
+    from shardonnay.testing.mlir_oracle import jaxlib_asm
 
     mesh = jax.make_mesh((1, 1), ("x", "y"), axis_types=(AxisType.Auto,) * 2)
 
@@ -453,7 +453,7 @@ def test_verifier_agrees_with_shardy(body: str, message: str) -> None:
         _verify_all(text)
     jax = pytest.importorskip("jax")
     del jax
-    from mlir_oracle import jaxlib_accepts
+    from shardonnay.testing.mlir_oracle import jaxlib_accepts
 
     assert not jaxlib_accepts(MESH + text)
 

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from shardonnay.errors import IRError
 from shardonnay.ir.verifier import verify
-from shardonnay.ops.registry import OpDef, is_registered, lookup
+from shardonnay.ops.registry import lookup
 from shardonnay.runtime.interpreter import run
 from shardonnay.syntax.mlir_reader import parse_module
 
@@ -18,45 +18,8 @@ jax = pytest.importorskip("jax")
 jnp = pytest.importorskip("jax.numpy")
 lax = jax.lax
 
-from mlir_oracle import jaxlib_asm  # noqa: E402
-
-
-def check_text(text: str) -> None:
-    """Generic -> pretty, pretty -> pretty and pretty -> generic agree with jaxlib."""
-    generic = jaxlib_asm(text, generic=True)
-    pretty = jaxlib_asm(text)
-    from_generic = parse_module(generic)
-    assert from_generic.to_text() == pretty
-    from_pretty = parse_module(pretty)
-    assert from_pretty.to_text() == pretty
-    assert from_pretty.to_text(generic=True) == generic
-    verify(from_pretty)
-
-
-def require_semantics(module) -> None:
-    """Skips when an op of `module` outside this file's ops has no semantics yet."""
-    for op in module.walk():
-        if op.name.startswith("func.") or op.name.endswith(".return"):
-            continue
-        definition = lookup(op.name)
-        if not is_registered(op.name) or type(definition).evaluate is OpDef.evaluate:
-            pytest.skip(f"{op.name} has no semantics registered")
-
-
-def check_numerics(f, *args, rtol: float = 1e-5) -> None:
-    """`f` lowered by JAX and run by the interpreter equals `f` run by JAX."""
-    text = jax.jit(f).lower(*args).as_text()
-    module = parse_module(jaxlib_asm(text, generic=True))
-    verify(module)
-    require_semantics(module)
-    got = run(module, *[np.asarray(a) for a in args])
-    want = jax.tree_util.tree_leaves(jax.jit(f)(*args))
-    assert len(got) == len(want)
-    for g, w in zip(got, want, strict=True):
-        w = np.asarray(w)
-        assert g.shape == w.shape and g.dtype == w.dtype
-        np.testing.assert_allclose(g, w, rtol=rtol)
-
+from shardonnay.testing.jax_numerics import assert_interpreter_matches_jax  # noqa: E402
+from shardonnay.testing.mlir_oracle import assert_text_as_jaxlib, jaxlib_asm  # noqa: E402
 
 RNG = np.random.default_rng(0)
 
@@ -131,7 +94,7 @@ func.func @main(%arg0: tensor<8x4xf32>) -> () {
 
 @pytest.mark.parametrize("case", sorted(SYNTAX))
 def test_text_round_trips_like_mlir(case: str) -> None:
-    check_text(SYNTAX[case])
+    assert_text_as_jaxlib(SYNTAX[case])
 
 
 def test_pretty_forms_are_the_ones_mlir_prints() -> None:
@@ -163,7 +126,7 @@ def test_discardable_attributes_stay_outside_the_properties() -> None:
 )
 def test_broadcast_in_dim(operand, shape, dims) -> None:
     x = normal(*operand)
-    check_numerics(lambda x: lax.broadcast_in_dim(x, shape, dims), x)
+    assert_interpreter_matches_jax(lambda x: lax.broadcast_in_dim(x, shape, dims), x)
 
 
 @pytest.mark.parametrize(
@@ -172,14 +135,14 @@ def test_broadcast_in_dim(operand, shape, dims) -> None:
 )
 def test_reshape(operand, shape) -> None:
     x = normal(*operand)
-    check_numerics(lambda x: lax.reshape(x, shape), x)
+    assert_interpreter_matches_jax(lambda x: lax.reshape(x, shape), x)
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.int32, np.bool_])
 @pytest.mark.parametrize("perm", [(0, 1, 2), (2, 0, 1), (1, 2, 0), (2, 1, 0)])
 def test_transpose(perm, dtype) -> None:
     x = (normal(2, 3, 4) * 4).astype(dtype)
-    check_numerics(lambda x: lax.transpose(x, perm), x)
+    assert_interpreter_matches_jax(lambda x: lax.transpose(x, perm), x)
 
 
 @pytest.mark.parametrize("dim", [0, 1, 2])
@@ -188,13 +151,13 @@ def test_concatenate(dim: int) -> None:
     for i, s in enumerate(shapes):
         s[dim] = i + 1
     xs = [normal(*s) for s in shapes]
-    check_numerics(lambda a, b, c: lax.concatenate([a, b, c], dim), *xs)
+    assert_interpreter_matches_jax(lambda a, b, c: lax.concatenate([a, b, c], dim), *xs)
 
 
 @pytest.mark.parametrize("dims", [(), (0,), (1,), (0, 2), (2, 1, 0)])
 def test_reverse(dims) -> None:
     x = normal(2, 3, 4)
-    check_numerics(lambda x: lax.rev(x, dims), x)
+    assert_interpreter_matches_jax(lambda x: lax.rev(x, dims), x)
 
 
 @settings(max_examples=25, deadline=None)
@@ -214,12 +177,12 @@ def test_pad_with_interior_and_negative_edges(dims) -> None:
         hi = max(hi, -(inner + lo))
         config.append((lo, hi, interior))
     x = normal(*shape)
-    check_numerics(lambda x, v: lax.pad(x, v, config), x, np.float32(7.5))
+    assert_interpreter_matches_jax(lambda x, v: lax.pad(x, v, config), x, np.float32(7.5))
 
 
 def test_pad_of_integers_and_dynamic_dimension_size() -> None:
     x = np.arange(12, dtype=np.int32).reshape(3, 4)
-    check_numerics(lambda x: lax.pad(x, np.int32(-1), [(2, -1, 2), (-1, 2, 0)]), x)
+    assert_interpreter_matches_jax(lambda x: lax.pad(x, np.int32(-1), [(2, -1, 2), (-1, 2, 0)]), x)
     text = """
 func.func @main(%arg0: tensor<8x4xf32>) -> (tensor<i32>, tensor<i32>) {
   %0 = stablehlo.get_dimension_size %arg0, dim = 1 : (tensor<8x4xf32>) -> tensor<i32>
@@ -233,7 +196,7 @@ func.func @main(%arg0: tensor<8x4xf32>) -> (tensor<i32>, tensor<i32>) {
 
 def test_ops_from_numpy_style_code() -> None:
     x = normal(8, 16)
-    check_numerics(
+    assert_interpreter_matches_jax(
         lambda x: (x[None, :, 3], x.T.reshape(4, 32), jnp.concatenate([x, x[::-1]], 1)), x
     )
 

@@ -39,7 +39,7 @@ from shardonnay import (
     TensorSharding,
     TensorShardingPerValue,
 )
-from strategies import (
+from shardonnay.testing.strategies import (
     ODD_AXIS_NAMES,
     meshes,
     op_sharding_rules,

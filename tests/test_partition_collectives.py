@@ -10,7 +10,6 @@ import re
 import numpy as np
 import pytest
 
-from sharding_pairs import random_mesh, random_shape, random_sharding, sample_data
 from shardonnay import Mesh, TensorSharding
 from shardonnay.axes import AxisRef
 from shardonnay.collectives import (
@@ -30,6 +29,12 @@ from shardonnay.collectives.exchange import groups
 from shardonnay.errors import PartitionError
 from shardonnay.layout import local_shape, shard, unshard
 from shardonnay.ops.sdy_collectives import AllToAllParam
+from shardonnay.testing.sharding_pairs import (
+    random_mesh,
+    random_shape,
+    random_sharding,
+    sample_data,
+)
 
 MESH = Mesh({"x": 2, "y": 4, "z": 2})
 
@@ -350,7 +355,7 @@ def _op_text(collective, result: TensorSharding) -> str:
 
 def shardy_verdict(mesh, operand, collective, result) -> str | None:
     """None if Shardy's verifier accepts the op, else its message."""
-    from mlir_oracle import jaxlib_asm
+    from shardonnay.testing.mlir_oracle import jaxlib_asm
 
     try:
         jaxlib_asm(_module(mesh, operand, _op_text(collective, result)))

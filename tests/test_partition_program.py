@@ -13,7 +13,6 @@ import numpy as np
 import pytest
 
 import shardonnay
-from partitioned_programs import RESULTS_ON_TWO_DEVICES
 from shardonnay import parse_module
 from shardonnay.errors import CheckError, PartitionError
 from shardonnay.layout import local_shape
@@ -23,6 +22,7 @@ from shardonnay.partitioner.program import explicit_collectives, partition
 from shardonnay.runtime.check import CheckResult, check
 from shardonnay.runtime.interpreter import random_inputs
 from shardonnay.runtime.numerics import compare_output
+from shardonnay.testing.pinned_programs import RESULTS_ON_TWO_DEVICES
 
 ROOT = Path(__file__).parent.parent
 CORPUS = ROOT / "tests" / "corpus"

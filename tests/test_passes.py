@@ -36,7 +36,7 @@ def test_unknown_passes_are_named() -> None:
 @pytest.mark.parametrize("path", CORPUS, ids=[p.stem for p in CORPUS])
 def test_populating_rules_prints_what_shardy_prints(path: Path, capsys) -> None:
     pytest.importorskip("jax")
-    from mlir_oracle import run_pass_pipeline
+    from shardonnay.testing.mlir_oracle import run_pass_pipeline
 
     assert main(["opt", str(path), "--pass-pipeline", POPULATE]) == 0
     assert capsys.readouterr().out == run_pass_pipeline(path.read_text(), POPULATE)
@@ -52,7 +52,7 @@ def test_opt_reports_errors_without_a_traceback(capsys) -> None:
 @pytest.mark.parametrize("path", CORPUS, ids=[p.stem for p in CORPUS])
 def test_propagation_passes_print_what_shardy_prints(path: Path, strategy: str) -> None:
     pytest.importorskip("jax")
-    from mlir_oracle import run_pass_pipeline
+    from shardonnay.testing.mlir_oracle import run_pass_pipeline
 
     pipeline = f"builtin.module(sdy-{strategy}-propagate)"
     ours = run_pipeline(parse_module(path.read_text()), pipeline).to_text()
@@ -69,7 +69,7 @@ def test_propagate_command_prints_the_propagated_example(capsys) -> None:
     bare = capsys.readouterr().out
     assert '{sdy.sharding = #sdy.sharding<@mesh, [{"model", ?}, {?}]>}' in bare
     pytest.importorskip("jax")
-    from mlir_oracle import run_pass_pipeline
+    from shardonnay.testing.mlir_oracle import run_pass_pipeline
 
     assert out == run_pass_pipeline(example.read_text(), "builtin.module(sdy-propagation-pipeline)")
     assert bare == run_pass_pipeline(

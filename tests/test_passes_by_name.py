@@ -14,13 +14,13 @@ import warnings
 
 import pytest
 
-from pass_programs import PASS_PIPELINES, program
 from shardonnay import parse_module
 from shardonnay.cli import main
 from shardonnay.errors import IRError, ShardonnayError
 from shardonnay.ir.verifier import verify
 from shardonnay.passes import known_passes, pass_options, run_pipeline
 from shardonnay.propagation.importing.validation import PropagationWarning
+from shardonnay.testing.pass_programs import PASS_PIPELINES, program
 
 PROGRAMS_PER_PASS = 12
 
@@ -57,7 +57,7 @@ def test_options_are_checked() -> None:
 
 
 def _shardy(text: str, pipeline: str) -> str | None:
-    from mlir_oracle import run_pass_pipeline
+    from shardonnay.testing.mlir_oracle import run_pass_pipeline
 
     try:
         return run_pass_pipeline(text, pipeline)
@@ -260,7 +260,7 @@ def test_the_expanded_propagation_pipeline_runs_pass_by_pass() -> None:
     """jaxlib's `sdy-propagation-pipeline`, expanded into its passes, run by
     name one after the other, prints what the named pipeline prints."""
     pytest.importorskip("jax")
-    from mlir_oracle import expanded_propagation_pipeline
+    from shardonnay.testing.mlir_oracle import expanded_propagation_pipeline
 
     pipeline = expanded_propagation_pipeline()
     # (jaxlib's pipeline rejects DATA_FLOW: its sdy-import-func-calls adds a
@@ -298,7 +298,7 @@ def test_data_flow_edge_verifiers_say_what_shardy_says() -> None:
     with pytest.raises(IRError, match="to be a result of call op"):
         verify(parse_module(func_edge_of_an_op))
     pytest.importorskip("jax")
-    from mlir_oracle import jaxlib_accepts
+    from shardonnay.testing.mlir_oracle import jaxlib_accepts
 
     for text in (two_users, of_a_constraint, func_edge_of_an_op):
         assert not jaxlib_accepts(text)
@@ -338,9 +338,9 @@ def test_jaxlib_lacks_verify_unreduced_axes() -> None:
     pytest.importorskip("jax")
     from jaxlib.mlir import passmanager
 
-    from mlir_oracle import _context
+    from shardonnay.testing.mlir_oracle import context
 
-    with _context(), pytest.raises(Exception, match="does not refer to a registered pass"):
+    with context(), pytest.raises(Exception, match="does not refer to a registered pass"):
         passmanager.PassManager.parse("builtin.module(func.func(sdy-verify-unreduced-axes))")
 
 

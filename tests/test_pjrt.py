@@ -30,7 +30,6 @@ import numpy as np
 import pytest
 
 import shardonnay
-from partitioned_programs import ON_TWO_MESHES, TWO_SIZES_ANNOTATED, two_mesh_program
 from shardonnay.errors import UnsupportedOpError
 from shardonnay.mesh import Mesh
 from shardonnay.ops.collectives import replica_groups
@@ -44,8 +43,12 @@ from shardonnay.runtime.xla_compat import (
     regrouping,
     xla_compatible,
 )
-from test_maximal import PROGRAMS as PINNED_PROGRAMS
-from test_maximal import pinned_program
+from shardonnay.testing.partitioned_programs import (
+    ON_TWO_MESHES,
+    TWO_SIZES_ANNOTATED,
+    two_mesh_program,
+)
+from shardonnay.testing.pinned_programs import PINNED_PROGRAMS, pinned_program
 
 ROOT = Path(__file__).parent.parent
 CORPUS = ROOT / "tests" / "corpus"
@@ -218,8 +221,8 @@ def _partition(module):
 def _run_all() -> dict:
     """Runs the corpus and the random programs on XLA devices (in a process
     whose JAX sees `HOST_DEVICES` devices)."""
-    from program_generator import random_program_with_inputs
     from shardonnay.runtime.simulator import device_count
+    from shardonnay.testing.program_generator import random_program_with_inputs
 
     corpus = {}
     for name in CORPUS_NAMES:
@@ -367,8 +370,8 @@ def test_cli_partition_devices_compares_the_xla_run(on_xla):
 
 def test_xla_text_runs_the_device_program_in_a_manual_computation():
     pytest.importorskip("jax")
-    from mlir_oracle import jaxlib_asm
     from shardonnay.runtime.pjrt import xla_text
+    from shardonnay.testing.mlir_oracle import jaxlib_asm
 
     local = shardonnay.partition(shardonnay.parse_module(SMALL))
     text = xla_text(local, 4)

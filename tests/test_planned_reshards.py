@@ -14,7 +14,6 @@ from pathlib import Path
 
 import pytest
 
-from sharding_pairs import SWEEP_MESHES, random_pair, sweep_pairs
 from shardonnay.errors import ShardingError
 from shardonnay.mesh import Mesh
 from shardonnay.partitioner.analysis.cost import collective_costs
@@ -24,6 +23,7 @@ from shardonnay.partitioner.reshard.planned import lower_reshards
 from shardonnay.runtime.check import check
 from shardonnay.sharding import TensorSharding
 from shardonnay.syntax.mlir_reader import parse_module
+from shardonnay.testing.sharding_pairs import SWEEP_MESHES, random_pair, sweep_pairs
 
 CORPUS = Path(__file__).parent / "corpus"
 INSERT_RESHARDS = (
@@ -174,7 +174,7 @@ def test_a_planned_chain_replaces_a_lowering_through_overlapping_sub_axes(shape)
 
 def test_the_shardy_option_is_shardys_text():
     pytest.importorskip("jax")
-    from mlir_oracle import run_pass_pipeline
+    from shardonnay.testing.mlir_oracle import run_pass_pipeline
 
     texts = [
         resharding_program(SEED_SRC, SEED_DST, (6, 6), MESH_2X3),
@@ -189,7 +189,7 @@ def test_the_shardy_option_is_shardys_text():
 
 def test_shardys_verifier_accepts_the_planned_collectives():
     pytest.importorskip("jax")
-    from mlir_oracle import jaxlib_accepts, run_pass_pipeline
+    from shardonnay.testing.mlir_oracle import jaxlib_accepts, run_pass_pipeline
 
     text = run_pass_pipeline(
         resharding_program(SEED_SRC, SEED_DST, (12, 12), MESH_2X3), INSERT_RESHARDS

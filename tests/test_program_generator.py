@@ -15,12 +15,16 @@ import textwrap
 import numpy as np
 import pytest
 
-import program_generator
-from program_generator import random_program, random_program_generic, random_program_with_inputs
 from shardonnay import Module, TensorSharding, run
 from shardonnay.ir.types import TensorType
 from shardonnay.mesh import Mesh
 from shardonnay.syntax.mlir_reader import parse_module
+from shardonnay.testing import program_generator
+from shardonnay.testing.program_generator import (
+    random_program,
+    random_program_generic,
+    random_program_with_inputs,
+)
 
 ORACLE_SEEDS = range(300)
 RUN_SEEDS = range(120)
@@ -60,7 +64,7 @@ def test_docstring_example_is_real_output() -> None:
 def test_mlir_and_shardy_accept(seeds: range) -> None:
     """MLIR verifies each program and prints it as we do; Shardy propagates it."""
     pytest.importorskip("jax")
-    from mlir_oracle import jaxlib_asm, run_pass_pipeline
+    from shardonnay.testing.mlir_oracle import jaxlib_asm, run_pass_pipeline
 
     for seed in seeds:
         text = random_program(seed)

@@ -12,7 +12,7 @@ shardonnay:
   between a function's results and the values it returns, or along a
   data-flow edge, may (Shardy leaves conservative propagation off there).
 
-Checked on the corpus and on random programs (tests/program_generator.py):
+Checked on the corpus and on random programs (`shardonnay.testing.program_generator`):
 the rules (`sdy-populate-op-sharding-rules{conservative-propagation=true}`),
 the four propagation passes, the passes keeping their rules, and the whole
 `sdy-propagation-pipeline`. Known differences are strict xfails with their
@@ -21,7 +21,6 @@ reason, so fixing a cause flags its cases.
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
@@ -30,8 +29,6 @@ from shardonnay.ops.rules import populate_rules
 from shardonnay.passes import run_pipeline
 from shardonnay.propagation.driver import propagate
 from shardonnay.syntax.mlir_reader import parse_module
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 
 CORPUS = sorted((Path(__file__).parent / "corpus").glob("*.mlir"))
 SEEDS = range(100)
@@ -52,22 +49,21 @@ def _param(case, known: dict, **kwargs) -> pytest.param:
 
 
 def _shardy(text: str, pipeline: str) -> str:
-    from mlir_oracle import run_pass_pipeline
+    from shardonnay.testing.mlir_oracle import run_pass_pipeline
 
     return run_pass_pipeline(text, pipeline)
 
 
 def _conservative_pipeline() -> str:
-    from mlir_oracle import expanded_propagation_pipeline
+    from shardonnay.testing.mlir_oracle import expanded_propagation_pipeline
 
     return expanded_propagation_pipeline(**{"conservative-propagation": "true"})
 
 
 def _random(seed: int) -> str:
     """The seed's program, made a valid input for the propagation passes alone."""
-    from parity import normalize
-
-    from program_generator import random_program
+    from shardonnay.testing.pass_programs import normalize
+    from shardonnay.testing.program_generator import random_program
 
     return normalize(random_program(seed))
 
@@ -288,6 +284,6 @@ def test_pipeline_on_the_corpus_matches_shardy(path: str) -> None:
 @pytest.mark.parametrize("seed", [_param(s, KNOWN_PIPELINE) for s in SEEDS])
 def test_pipeline_on_random_programs_matches_shardy(seed: int) -> None:
     pytest.importorskip("jax")
-    from program_generator import random_program
+    from shardonnay.testing.program_generator import random_program
 
     _check_pipeline(random_program(seed))

@@ -13,7 +13,6 @@ from pathlib import Path
 
 import pytest
 
-from program_generator import random_program
 from shardonnay.mesh import Mesh
 from shardonnay.pipeline import propagation_pipeline, sharding_group_import
 from shardonnay.propagation.checks.consistency import (
@@ -27,6 +26,7 @@ from shardonnay.propagation.checks.shard_by_shard import LocalCheck, Verdict, ch
 from shardonnay.propagation.driver import propagate
 from shardonnay.sharding import TensorSharding, TensorShardingPerValue
 from shardonnay.syntax.mlir_reader import parse_module
+from shardonnay.testing.program_generator import random_program
 
 CORPUS = sorted((Path(__file__).parent / "corpus").glob("*.mlir"))
 STRATEGIES = ("basic", "aggressive", "op-priority", "user-priority")

@@ -25,9 +25,9 @@ from shardonnay.syntax.mlir_reader import parse_module
 
 pytest.importorskip("jax")
 
-from mlir_oracle import run_pass_pipeline
-from pass_programs import program as pass_program
-from program_generator import random_program
+from shardonnay.testing.mlir_oracle import run_pass_pipeline
+from shardonnay.testing.pass_programs import program as pass_program
+from shardonnay.testing.program_generator import random_program
 
 PIPELINE = "sdy-propagation-pipeline"
 BASIC = "sdy-basic-propagate"

@@ -20,7 +20,7 @@ from shardonnay.syntax.mlir_reader import parse_module
 
 pytest.importorskip("jax")
 
-from mlir_oracle import run_pass_pipeline
+from shardonnay.testing.mlir_oracle import run_pass_pipeline
 
 CORPUS = sorted((Path(__file__).parent / "corpus").glob("*.mlir"))
 STRATEGIES = ("basic", "aggressive")

@@ -4,7 +4,7 @@ Every malformed annotation below makes `propagate` and `propagation_pipeline`
 raise a `ShardonnayError` naming the function and the op (never a Python
 exception from inside the driver), and `shardonnay propagate FILE` print it
 without a traceback and exit with status 1. The real Shardy (MLIR inside
-jaxlib, tests/mlir_oracle.py) rejects the same programs, for the same reason:
+jaxlib, `shardonnay.testing.mlir_oracle`) rejects the same programs, for the same reason:
 each case names a phrase both messages contain. What Shardy only warns about
 (an op without a sharding rule, sharding groups whose members disagree) gives
 a `PropagationWarning` and the same output as Shardy's.
@@ -20,13 +20,14 @@ from pathlib import Path
 
 import pytest
 
-from program_generator import random_program
 from shardonnay.cli import main
 from shardonnay.errors import IRError, ShardingError, ShardonnayError
 from shardonnay.pipeline import propagation_pipeline
 from shardonnay.propagation.driver import propagate
 from shardonnay.propagation.importing.validation import PropagationWarning
 from shardonnay.syntax.mlir_reader import parse_module
+from shardonnay.testing.mlir_oracle import run_pass_pipeline_with_diagnostics
+from shardonnay.testing.program_generator import random_program
 
 MESH = 'sdy.mesh @mesh = <["x"=2, "y"=2]>'
 PIPELINE = "builtin.module(sdy-propagation-pipeline)"
@@ -171,23 +172,6 @@ func.func @main(%arg0: tensor<8x8xf32>, %arg1: tensor<8x8xf32>) -> tensor<8x8xf3
 }}"""
 
 
-def _oracle_diagnostics(text: str, pipeline: str) -> tuple[str, list[str]]:
-    """Shardy's output for `text` and the warnings it emitted on the way."""
-    import mlir_oracle
-
-    messages: list[str] = []
-
-    def keep(diagnostic) -> bool:
-        messages.append(str(diagnostic.message))
-        return True
-
-    handler = mlir_oracle._context().attach_diagnostic_handler(keep)
-    try:
-        return mlir_oracle.run_pass_pipeline(text, pipeline), messages
-    finally:
-        handler.detach()
-
-
 # -- errors --------------------------------------------------------------------------------
 
 
@@ -212,7 +196,7 @@ def test_the_pipeline_raises_it_before_any_pass(name: str) -> None:
 @pytest.mark.parametrize("name", ERRORS)
 def test_shardy_rejects_it_for_the_same_reason(name: str) -> None:
     pytest.importorskip("jax")
-    from mlir_oracle import run_pass_pipeline
+    from shardonnay.testing.mlir_oracle import run_pass_pipeline
 
     text, _, _, phrase = ERRORS[name]
     for pipeline in (AGGRESSIVE, PIPELINE):
@@ -256,7 +240,7 @@ def test_a_value_in_two_sharding_groups_is_an_error_of_propagate() -> None:
 @pytest.mark.oracle
 def test_the_pipeline_merges_groups_that_share_a_value_as_shardy_does() -> None:
     pytest.importorskip("jax")
-    from mlir_oracle import run_pass_pipeline
+    from shardonnay.testing.mlir_oracle import run_pass_pipeline
 
     ours = propagation_pipeline(parse_module(TWO_GROUPS)).to_text()
     assert ours == run_pass_pipeline(TWO_GROUPS, PIPELINE)
@@ -270,7 +254,7 @@ def test_the_pipeline_merges_groups_that_share_a_value_as_shardy_does() -> None:
 )
 def test_a_split_manual_axis_is_judged_as_shardy_judges_it() -> None:
     pytest.importorskip("jax")
-    from mlir_oracle import run_pass_pipeline
+    from shardonnay.testing.mlir_oracle import run_pass_pipeline
 
     text = _manual('[{"x":(1)2}, {}]', "4x8").replace('["x"=2, "y"=2]', '["x"=4, "y"=2]')
     try:
@@ -334,21 +318,20 @@ def test_shardy_warns_and_propagates_alike(name: str) -> None:
     pytest.importorskip("jax")
     text, _, theirs = WARNINGS[name]
     for pipeline, ours in ((AGGRESSIVE, propagate), (PIPELINE, propagation_pipeline)):
-        expected, _ = _oracle_diagnostics(text, pipeline)
+        expected, _ = run_pass_pipeline_with_diagnostics(text, pipeline)
         with pytest.warns(PropagationWarning):
             assert ours(parse_module(text)).to_text() == expected
     # Shardy warns of an op without a rule once per process: ask a fresh one.
     script = (
-        "import sys, mlir_oracle\n"
-        "from test_propagation_errors import _oracle_diagnostics\n"
-        "print(_oracle_diagnostics(sys.stdin.read(), sys.argv[1])[1])"
+        "import sys\n"
+        "from shardonnay.testing.mlir_oracle import run_pass_pipeline_with_diagnostics\n"
+        "print(run_pass_pipeline_with_diagnostics(sys.stdin.read(), sys.argv[1])[1])"
     )
     done = subprocess.run(
         [sys.executable, "-c", script, PIPELINE],
         input=text,
         capture_output=True,
         text=True,
-        cwd=Path(__file__).parent,
     )
     assert done.returncode == 0, done.stderr
     assert theirs in done.stdout
@@ -367,7 +350,7 @@ def test_an_op_of_an_unknown_dialect_warns_and_stops_propagation() -> None:
 @pytest.mark.oracle
 def test_a_group_across_regions_is_accepted_as_shardy_accepts_it() -> None:
     pytest.importorskip("jax")
-    from mlir_oracle import run_pass_pipeline
+    from shardonnay.testing.mlir_oracle import run_pass_pipeline
 
     text = f"""{MESH}
 func.func @main(%arg0: tensor<8x8xf32> {{sdy.sharding = #sdy.sharding<@mesh, [{{"x"}}, {{}}]>}},

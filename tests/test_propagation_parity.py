@@ -1,6 +1,6 @@
 """Propagation parity with Shardy on random programs (see benchmarks/parity.py).
 
-Every seed's program (tests/program_generator.py, normalized as the benchmark
+Every seed's program (`shardonnay.testing.program_generator`, normalized as the benchmark
 does) is run through `sdy-basic-propagate` and `sdy-aggressive-propagate` by
 Shardy (MLIR inside jaxlib) and by shardonnay; the printed modules must be
 identical. Seeds known to differ would be listed with their reason as
@@ -11,9 +11,6 @@ which a value's users are revisited, and the users (and sharding group) of a
 """
 
 from __future__ import annotations
-
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -26,8 +23,6 @@ from shardonnay.propagation.factor_propagation import (
 from shardonnay.sharding import TensorSharding
 from shardonnay.sharding_rule import RuleBuilder
 from shardonnay.syntax.mlir_reader import parse_module
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 
 PASSES = ("sdy-basic-propagate", "sdy-aggressive-propagate")
 SEEDS = range(400)
@@ -49,7 +44,7 @@ def _params(pass_name: str) -> list:
 
 
 def _check(text: str, pass_name: str) -> None:
-    from mlir_oracle import run_pass_pipeline
+    from shardonnay.testing.mlir_oracle import run_pass_pipeline
 
     pipeline = f"builtin.module({pass_name})"
     ours = run_pipeline(parse_module(text), pipeline).to_text()
@@ -59,9 +54,8 @@ def _check(text: str, pass_name: str) -> None:
 @pytest.mark.parametrize("seed", _params("sdy-basic-propagate"))
 def test_basic_propagation_matches_shardy(seed: int) -> None:
     pytest.importorskip("jax")
-    from parity import normalize
-
-    from program_generator import random_program
+    from shardonnay.testing.pass_programs import normalize
+    from shardonnay.testing.program_generator import random_program
 
     _check(normalize(random_program(seed)), "sdy-basic-propagate")
 
@@ -69,9 +63,8 @@ def test_basic_propagation_matches_shardy(seed: int) -> None:
 @pytest.mark.parametrize("seed", _params("sdy-aggressive-propagate"))
 def test_aggressive_propagation_matches_shardy(seed: int) -> None:
     pytest.importorskip("jax")
-    from parity import normalize
-
-    from program_generator import random_program
+    from shardonnay.testing.pass_programs import normalize
+    from shardonnay.testing.program_generator import random_program
 
     _check(normalize(random_program(seed)), "sdy-aggressive-propagate")
 

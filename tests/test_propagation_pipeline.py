@@ -1,7 +1,7 @@
 """`propagation_pipeline` against Shardy's `sdy-propagation-pipeline` (MLIR inside jaxlib).
 
 The whole printed module must be identical, on the corpus and on random
-programs (tests/program_generator.py). Known differences are strict xfails
+programs (`shardonnay.testing.program_generator`). Known differences are strict xfails
 with their reason, so fixing a cause flags its cases.
 """
 
@@ -39,7 +39,7 @@ def _param(case, known: dict) -> pytest.param:
 
 
 def _check(text: str) -> None:
-    from mlir_oracle import run_pass_pipeline
+    from shardonnay.testing.mlir_oracle import run_pass_pipeline
 
     ours = propagation_pipeline(parse_module(text)).to_text()
     assert ours == run_pass_pipeline(text, PIPELINE)
@@ -54,7 +54,7 @@ def test_corpus_matches_shardy(path: Path) -> None:
 @pytest.mark.parametrize("seed", [_param(s, KNOWN_SEEDS) for s in SEEDS])
 def test_random_programs_match_shardy(seed: int) -> None:
     pytest.importorskip("jax")
-    from program_generator import random_program
+    from shardonnay.testing.program_generator import random_program
 
     _check(random_program(seed))
 
@@ -113,7 +113,7 @@ func.func @main(
 
 def test_ops_go_when_dead_as_in_shardy() -> None:
     pytest.importorskip("jax")
-    from program_generator import random_program
+    from shardonnay.testing.program_generator import random_program
 
     text = random_program(DEAD_OPS_SEED)
     assert "stablehlo.pad" in text  # the program still has its dead ops
@@ -131,7 +131,7 @@ def test_ops_go_when_dead_as_in_shardy() -> None:
 )
 def test_a_use_that_dies_stops_blocking_stage_zero(strategy: str, pass_name: str) -> None:
     pytest.importorskip("jax")
-    from mlir_oracle import run_pass_pipeline
+    from shardonnay.testing.mlir_oracle import run_pass_pipeline
 
     expected = run_pass_pipeline(
         SECOND_USE_DIES,
@@ -153,7 +153,7 @@ MERGED_GROUP_SEEDS = (96, 497, 583, 616, 820, 1129, 1374, 1392, 1950)
 @pytest.mark.parametrize("seed", MERGED_GROUP_SEEDS)
 def test_merged_sharding_groups_with_conflicting_members_match_shardy(seed: int) -> None:
     pytest.importorskip("jax")
-    from program_generator import random_program
+    from shardonnay.testing.program_generator import random_program
 
     text = random_program(seed)
     assert text.count("sdy.sharding_group") > len(set(_grouped_values(text)))
@@ -178,7 +178,7 @@ _GROUP_IMPORT_CASES = {
 @pytest.mark.parametrize("name", list(_GROUP_IMPORT_CASES))
 def test_sharding_group_import_matches_shardy(name: str) -> None:
     pytest.importorskip("jax")
-    from mlir_oracle import run_pass_pipeline
+    from shardonnay.testing.mlir_oracle import run_pass_pipeline
 
     ops = "\n".join(
         f"    sdy.sharding_group %arg{arg} group_id={group} : {_V}"
@@ -219,7 +219,7 @@ def test_a_value_grouped_twice_matches_shardy(pass_name: str) -> None:
     """The propagation passes alone constrain such a value once per op (two
     constraints here); the pipeline's import keeps one op, so one constraint."""
     pytest.importorskip("jax")
-    from mlir_oracle import run_pass_pipeline
+    from shardonnay.testing.mlir_oracle import run_pass_pipeline
 
     pipeline = f"builtin.module({pass_name})"
     ours = run_pipeline(parse_module(_GROUPED_TWICE), pipeline).to_text()
@@ -597,8 +597,8 @@ def test_a_call_of_a_declaration_is_unsupported() -> None:
 )  # fmt: skip
 def test_basic_strategy_matches_shardys_propagation_strategy_option(case) -> None:
     pytest.importorskip("jax")
-    from mlir_oracle import expanded_propagation_pipeline, run_pass_pipeline
-    from program_generator import random_program
+    from shardonnay.testing.mlir_oracle import expanded_propagation_pipeline, run_pass_pipeline
+    from shardonnay.testing.program_generator import random_program
 
     corpus = Path(__file__).parent / "corpus" / f"{case}.mlir"
     text = corpus.read_text() if isinstance(case, str) else random_program(case)

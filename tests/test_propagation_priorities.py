@@ -15,8 +15,8 @@ from shardonnay.propagation.driver import propagate
 
 pytest.importorskip("jax")
 
-from mlir_oracle import run_pass_pipeline
-from program_generator import random_program
+from shardonnay.testing.mlir_oracle import run_pass_pipeline
+from shardonnay.testing.program_generator import random_program
 
 PASSES = ("sdy-op-priority-propagate", "sdy-user-priority-propagate")
 MESH = 'sdy.mesh @mesh = <["a"=2, "b"=4, "c"=2]>'

@@ -8,14 +8,6 @@ import random
 import numpy as np
 import pytest
 
-from sharding_pairs import (
-    SWEEP_MESHES,
-    SWEEP_SHAPES,
-    check_plan,
-    random_pair,
-    sample_data,
-    sweep_pairs,
-)
 from shardonnay import Mesh, TensorSharding
 from shardonnay.collectives import (
     AllGather,
@@ -27,6 +19,14 @@ from shardonnay.collectives import (
 from shardonnay.errors import PartitionError
 from shardonnay.layout import device_slices
 from shardonnay.partitioner.reshard.plan import baseline_plan, lower_bound, reshard_plan
+from shardonnay.testing.sharding_pairs import (
+    SWEEP_MESHES,
+    SWEEP_SHAPES,
+    check_plan,
+    random_pair,
+    sample_data,
+    sweep_pairs,
+)
 
 
 def S(text: str) -> TensorSharding:
@@ -334,7 +334,7 @@ def test_plans_print_as_shardy_ops_with_their_bytes():
 @pytest.mark.oracle
 def test_shardy_accepts_every_plan_made_of_its_collectives():
     pytest.importorskip("jax")
-    from mlir_oracle import jaxlib_asm
+    from shardonnay.testing.mlir_oracle import jaxlib_asm
 
     mesh = SWEEP_MESHES["2x2x2"]
     checked = 0

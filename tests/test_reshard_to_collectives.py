@@ -9,18 +9,14 @@ whole printed module must be identical.
 
 from __future__ import annotations
 
-import itertools
-import random
 from pathlib import Path
 
 import pytest
 
-from shardonnay.axes import AxisRef
-from shardonnay.collectives.axis_lists import append_or_merge
 from shardonnay.export.reshard_to_collectives import reshard_to_collectives
-from shardonnay.mesh import Mesh
 from shardonnay.passes import run_pipeline
 from shardonnay.syntax.mlir_reader import parse_module
+from shardonnay.testing.sharding_pairs import random_reshard
 
 CORPUS = sorted((Path(__file__).parent / "corpus").glob("*.mlir"))
 PARTITION = (
@@ -35,7 +31,7 @@ def _check(module_text: str) -> None:
     collectives it made, ours are rejected as well."""
     from jaxlib.mlir.ir import MLIRError
 
-    from mlir_oracle import jaxlib_accepts, run_pass_pipeline
+    from shardonnay.testing.mlir_oracle import jaxlib_accepts, run_pass_pipeline
 
     ours = reshard_to_collectives(parse_module(module_text)).to_text()
     try:
@@ -47,7 +43,7 @@ def _check(module_text: str) -> None:
 
 
 def _partitioned(text: str) -> str:
-    from mlir_oracle import run_pass_pipeline
+    from shardonnay.testing.mlir_oracle import run_pass_pipeline
 
     return run_pass_pipeline(text, PARTITION)
 
@@ -61,65 +57,12 @@ def test_corpus_matches_shardy(path: Path) -> None:
 @pytest.mark.parametrize("seed", range(200))
 def test_random_programs_match_shardy(seed: int) -> None:
     pytest.importorskip("jax")
-    from program_generator import random_program
+    from shardonnay.testing.program_generator import random_program
 
     _check(_partitioned(random_program(seed)))
 
 
 # -- random reshards -------------------------------------------------------------------------
-
-
-def _pieces(rng: random.Random, name: str, size: int) -> list[AxisRef]:
-    """Axis `name` whole, or cut into consecutive sub-axes."""
-    if size not in (4, 8) or rng.random() >= 0.4:
-        return [AxisRef(name)]
-    cuts = [1]
-    while cuts[-1] < size:
-        pre = cuts[-1]
-        step = rng.choice([d for d in (2, 4) if pre * d <= size and (pre > 1 or d < size)])
-        cuts.append(pre * step)
-    return [AxisRef(name, (a, b // a)) for a, b in itertools.pairwise(cuts)]
-
-
-def _sharding(rng: random.Random, mesh: Mesh, rank: int) -> str:
-    dims: list[list[AxisRef]] = [[] for _ in range(rank)]
-    for name, size in mesh.axes:
-        for piece in _pieces(rng, name, size):
-            if rng.random() < 0.6:
-                append_or_merge(dims[rng.randrange(rank)], piece, mesh)
-    return "[" + ", ".join("{" + ", ".join(map(str, d)) + "}" for d in dims) + "]"
-
-
-def random_reshard(seed: int, *, powers_of_two: bool) -> str:
-    """A module whose `main` reshards its argument from one random sharding to
-    another; with `powers_of_two`, up to 4 axes of sizes 2, 4, 8, and a copy
-    of the mesh in another device order that either side may use."""
-    rng = random.Random(seed)
-    sizes = [2, 4, 8] if powers_of_two else [2, 4, 8, 3]
-    names = rng.sample(["x", "y", "z", "w"], rng.randint(1 if not powers_of_two else 2, 4))
-    mesh = Mesh({n: rng.choice(sizes) for n in names})
-    rank = rng.randint(1, 4 if powers_of_two else 3)
-    dims = [8, 16, 32, 64] if powers_of_two else [8, 16, 32, 64, 12, 24, 6]
-    t = "tensor<" + "".join(f"{rng.choice(dims)}x" for _ in range(rank)) + "f32>"
-    axes = ", ".join(f'"{n}"={s}' for n, s in mesh.axes)
-    other, in_mesh, out_mesh = "", "mesh", "mesh"
-    if powers_of_two and mesh.size <= 64:
-        ids = list(range(mesh.size))
-        rng.shuffle(ids)
-        if ids == sorted(ids):
-            ids.reverse()
-        other = f"sdy.mesh @other = <[{axes}], device_ids=[{', '.join(map(str, ids))}]>"
-        in_mesh = "other" if rng.random() < 0.2 else "mesh"
-        out_mesh = "other" if rng.random() < 0.2 else "mesh"
-    source, target = _sharding(rng, mesh, rank), _sharding(rng, mesh, rank)
-    return f"""module {{
-  sdy.mesh @mesh = <[{axes}]>
-  {other}
-  func.func @main(%arg0: {t} {{sdy.sharding = #sdy.sharding<@{in_mesh}, {source}>}}) -> {t} {{
-    %0 = sdy.reshard %arg0 <@{out_mesh}, {target}> : {t}
-    return %0 : {t}
-  }}
-}}"""
 
 
 @pytest.mark.parametrize("seed", range(300))

@@ -27,8 +27,8 @@ from shardonnay.syntax.mlir_reader import parse_module
 
 pytest.importorskip("jax")
 
-from mlir_oracle import jaxlib_asm, run_pass_pipeline
-from shardy_rules import POPULATE, shardy_rules
+from shardonnay.testing.mlir_oracle import jaxlib_asm, run_pass_pipeline
+from shardonnay.testing.shardy_rules import POPULATE, shardy_rules
 
 F = "tensor<4x6xf32>"
 N = "tensor<4x6xi32>"

@@ -21,10 +21,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from shardonnay import OpShardingRule, parse_module
+from shardonnay.ops.chlo import ElementwiseOp as ChloElementwiseOp
+from shardonnay.ops.registry import lookup, registered_names
 from shardonnay.ops.rules import rule_for
-from shardy_rules import assert_rules_match_shardy, our_rules
-from strategies import shapes, tensor_type
-from test_ops_chlo import UNARY as CHLO_UNARY
+from shardonnay.testing.shardy_rules import assert_rules_match_shardy, our_rules
+from shardonnay.testing.strategies import shapes, tensor_type
 
 pytestmark = pytest.mark.oracle
 
@@ -52,6 +53,12 @@ UNARY_FLOAT = [
     "tanh",
 ]
 UNARY_INT = ["not", "popcnt", "count_leading_zeros"]
+# Every unary elementwise chlo op shardonnay defines (`chlo.square`, `chlo.erf`, ...).
+CHLO_UNARY = [
+    name.removeprefix("chlo.")
+    for name in registered_names()
+    if isinstance(lookup(name), ChloElementwiseOp) and lookup(name).arity == 1
+]
 BINARY_FLOAT = [
     "add",
     "subtract",

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from shardonnay import parse_module
 from shardonnay.ops.rules import rule_for
-from shardy_rules import shardy_rules
+from shardonnay.testing.shardy_rules import shardy_rules
 
 CORPUS = pathlib.Path(__file__).parent / "corpus"
 

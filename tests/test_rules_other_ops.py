@@ -13,8 +13,8 @@ from shardonnay.syntax.mlir_reader import parse_module
 
 pytest.importorskip("jax")
 
-from mlir_oracle import run_pass_pipeline
-from shardy_rules import POPULATE, assert_rules_match_shardy, shardy_rules
+from shardonnay.testing.mlir_oracle import run_pass_pipeline
+from shardonnay.testing.shardy_rules import POPULATE, assert_rules_match_shardy, shardy_rules
 
 G = "replica_groups = dense<[[0, 1], [2, 3]]> : tensor<2x2xi64>"
 G1 = "replica_groups = dense<[[0], [1]]> : tensor<2x1xi64>"

@@ -8,8 +8,9 @@ jaxlib does not register and which do nothing without a dump directory,
 left out) and `sdy-add-data-flow-edges`, `sdy-<strategy>-propagate`,
 `sdy-sink-data-flow-edges`. Shardy's origin tracking reads freed memory when
 an op it noted is erased as dead, and reads origins it never recorded for
-sharding-group members, so it can crash: it runs in a child process,
-restarted after a crash, and crashed programs are left out (and counted).
+sharding-group members, so it can crash: it runs in a child process
+(`shardonnay.testing.mlir_oracle.run_pass_pipelines_isolated`), restarted
+after a crash, and crashed programs are left out (and counted).
 With edges, Shardy rejects its own output for a `stablehlo.while` whose body
 carried an axis (an edge names an operand its data-flow edge does not
 have): those programs are left out too.
@@ -18,11 +19,6 @@ have): those programs are left out too.
 from __future__ import annotations
 
 import functools
-import json
-import subprocess
-import sys
-import tempfile
-from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -41,11 +37,13 @@ from shardonnay.syntax.mlir_reader import parse_module
 
 pytest.importorskip("jax")
 
-from mlir_oracle import _context
-from program_generator import random_program
+from shardonnay.testing.mlir_oracle import (
+    expanded_propagation_pipeline,
+    run_pass_pipelines_isolated,
+)
+from shardonnay.testing.program_generator import random_program
 
-TESTS = Path(__file__).parent
-CORPUS = sorted((TESTS / "corpus").glob("*.mlir"))
+CORPUS = sorted((Path(__file__).parent / "corpus").glob("*.mlir"))
 STRATEGIES = ("basic", "aggressive", "op-priority", "user-priority")
 DEBUG_KEYS = (
     "sdy.sharding_origins",
@@ -60,64 +58,14 @@ DEBUG_KEYS = (
 # origin, then reads one (undefined behaviour: it prints ": 0" or crashes).
 GROUPS = "shard_alike"
 
-_CHILD = """
-import json, sys
-from pathlib import Path
-sys.path.insert(0, sys.argv[3])
-from mlir_oracle import _context
-from jaxlib.mlir import ir, passmanager
-work, start = Path(sys.argv[1]), int(sys.argv[2])
-jobs = json.loads((work / "jobs.json").read_text())
-for i in range(start, len(jobs)):
-    text, pipeline = jobs[i]
-    with _context():
-        try:
-            module = ir.Module.parse(text)
-            passmanager.PassManager.parse(pipeline).run(module.operation)
-            (work / f"{i}.out").write_text(module.operation.get_asm(enable_debug_info=False))
-        except Exception as e:
-            (work / f"{i}.err").write_text(str(e))
-"""
 
-
-def shardy_outputs(jobs: Sequence[tuple[str, str]]) -> list[str | None]:
-    """Shardy's output for each `(program, pipeline)`; None where it failed
-    or crashed."""
-    with tempfile.TemporaryDirectory() as tmp:
-        work = Path(tmp)
-        (work / "jobs.json").write_text(json.dumps(list(jobs)))
-        start = 0
-        while start < len(jobs):
-            subprocess.run(
-                [sys.executable, "-c", _CHILD, str(work), str(start), str(TESTS)],
-                capture_output=True,
-                check=False,
-            )
-            done = [
-                (work / f"{i}.out").exists() or (work / f"{i}.err").exists()
-                for i in range(len(jobs))
-            ]
-            start = next((i for i in range(start, len(jobs)) if not done[i]), len(jobs)) + 1
-        return [
-            (work / f"{i}.out").read_text() if (work / f"{i}.out").exists() else None
-            for i in range(len(jobs))
-        ]
-
-
-@functools.cache
 def expanded_pipeline(edges: bool = False) -> str:
     """`sdy-propagation-pipeline`, expanded, with `debug-sharding-origins=true`
     (and `debug-propagation-edge-sharding=true` with `edges`)."""
-    from jaxlib.mlir import passmanager
-
-    with _context():
-        text = str(passmanager.PassManager.parse("builtin.module(sdy-propagation-pipeline)"))
-    text = text.replace("sdy-save-module,", "").replace(",sdy-save-module", "")
+    options = {"debug-sharding-origins": "true"}
     if edges:
-        text = text.replace(
-            "debug-propagation-edge-sharding=false", "debug-propagation-edge-sharding=true"
-        )
-    return text.replace("debug-sharding-origins=false", "debug-sharding-origins=true")
+        options["debug-propagation-edge-sharding"] = "true"
+    return expanded_propagation_pipeline(**options)
 
 
 def pass_pipeline(strategy: str, edges: bool = False) -> str:
@@ -258,7 +206,7 @@ def _jobs() -> list[tuple[str, str]]:
 @functools.cache
 def _shardy() -> dict[tuple[str, str], str | None]:
     jobs = _jobs()
-    return dict(zip(jobs, shardy_outputs(jobs), strict=True))
+    return dict(zip(jobs, run_pass_pipelines_isolated(jobs), strict=True))
 
 
 def shardy(text: str, pipeline: str) -> str | None:

@@ -13,7 +13,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from partitioned_programs import (
+from shardonnay import parse_module, run
+from shardonnay.errors import LayoutError, PartitionError, ShardonnayError
+from shardonnay.layout import device_slices
+from shardonnay.mesh import Mesh
+from shardonnay.partitioner.local.convert import convert_global_to_local
+from shardonnay.runtime.simulator import simulate
+from shardonnay.sharding import TensorSharding
+from shardonnay.testing.partitioned_programs import (
     MESH,
     assert_local_program_computes_the_same,
     collective_program,
@@ -28,13 +35,6 @@ from partitioned_programs import (
     shardy_local_of,
     single_op_program,
 )
-from shardonnay import parse_module, run
-from shardonnay.errors import LayoutError, PartitionError, ShardonnayError
-from shardonnay.layout import device_slices
-from shardonnay.mesh import Mesh
-from shardonnay.partitioner.local.convert import convert_global_to_local
-from shardonnay.runtime.simulator import simulate
-from shardonnay.sharding import TensorSharding
 
 RANDOM_PROGRAMS = 300
 OWN_RANDOM_PROGRAMS = 300
@@ -586,7 +586,7 @@ def test_ours_computes_what_the_global_program_computes(program: str) -> None:
 
 def _shardy_numbers(program: str) -> None:
     pytest.importorskip("jax")
-    from partitioned_programs import shardy_local
+    from shardonnay.testing.partitioned_programs import shardy_local
 
     module = parse_module(program)
     x = np.random.default_rng(0).normal(size=module.function("main").type.inputs[0].shape)

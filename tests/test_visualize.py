@@ -21,8 +21,8 @@ from shardonnay.cli import main
 from shardonnay.errors import ShardingError, ShardonnayError
 from shardonnay.layout import device_slices
 from shardonnay.pipeline import propagation_pipeline
+from shardonnay.testing.strategies import sharding_cases
 from shardonnay.visualize import visualize
-from strategies import sharding_cases
 
 os.environ.setdefault("XLA_FLAGS", "--xla_force_host_platform_device_count=8")
 

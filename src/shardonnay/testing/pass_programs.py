@@ -18,10 +18,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from program_generator import random_program
 from shardonnay.ir.types import TensorType
 from shardonnay.pipeline import sharding_group_import
 from shardonnay.syntax.mlir_reader import parse_module
+from shardonnay.testing.program_generator import random_program
 
 PROPAGATE = "sdy-aggressive-propagate"
 

@@ -6,7 +6,9 @@
 implementations of the same three passes. `shardy_local(texts)` runs Shardy's
 `sdy-convert-global-to-local` on global programs; it aborts the whole
 process on inputs it does not support (an `SDY_CHECK`), so it runs in a
-worker process, restarted past any input it dies on (`None` for those).
+child process, restarted past any input it dies on (`None` for those).
+The corpus is read from `tests/corpus` of the checkout unless another
+folder is given.
 
 Programs with `func.call`s are inlined first (`shardonnay.testing.inline`):
 Shardy's conversion does not convert calls.
@@ -15,10 +17,7 @@ Shardy's conversion does not convert calls.
 from __future__ import annotations
 
 import functools
-import json
 import re
-import subprocess
-import sys
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -26,9 +25,20 @@ from pathlib import Path
 
 import numpy as np
 
-from mlir_oracle import run_pass_pipeline
-from shardonnay import Mesh, Module, TensorShardingPerValue, parse_module, run
+from shardonnay.export.explicit_reshards import insert_explicit_reshards
+from shardonnay.export.reshard_to_collectives import reshard_to_collectives
+from shardonnay.ir.core import Module
+from shardonnay.mesh import Mesh
+from shardonnay.partitioner.local.convert import convert_global_to_local
+from shardonnay.pipeline import propagation_pipeline
+from shardonnay.runtime.interpreter import run
+from shardonnay.runtime.simulator import simulate
+from shardonnay.sharding import TensorShardingPerValue
+from shardonnay.syntax.mlir_reader import parse_module
+from shardonnay.testing.checkout import checkout_folder
 from shardonnay.testing.inline import inline_calls
+from shardonnay.testing.mlir_oracle import run_pass_pipeline, run_pass_pipelines_isolated
+from shardonnay.testing.program_generator import random_program_with_inputs
 
 PARTITIONER = (
     "builtin.module(sdy-propagation-pipeline, "
@@ -36,22 +46,6 @@ PARTITIONER = (
     "func.func(sdy-reshard-to-collectives))"
 )
 TO_LOCAL = "builtin.module(sdy-convert-global-to-local)"
-CORPUS = Path(__file__).parent / "corpus"
-
-# One op whose two results are pinned to two devices: nothing can partition it.
-RESULTS_ON_TWO_DEVICES = """
-sdy.mesh @maximal_mesh_0 = <[], device_ids=[0]>
-sdy.mesh @maximal_mesh_1 = <[], device_ids=[1]>
-func.func @main(%arg0: tensor<8xf32>, %arg1: tensor<8xi32>) -> (tensor<8xf32>, tensor<8xi32>) {
-  %0:2 = "stablehlo.sort"(%arg0, %arg1) <{dimension = 0 : i64, is_stable = false}> ({
-  ^bb0(%a: tensor<f32>, %b: tensor<f32>, %c: tensor<i32>, %d: tensor<i32>):
-    %1 = stablehlo.compare LT, %a, %b : (tensor<f32>, tensor<f32>) -> tensor<i1>
-    stablehlo.return %1 : tensor<i1>
-  }) {sdy.sharding = #sdy.sharding_per_value<[<@maximal_mesh_0, []>, <@maximal_mesh_1, []>]>}
-      : (tensor<8xf32>, tensor<8xi32>) -> (tensor<8xf32>, tensor<8xi32>)
-  return %0#0, %0#1 : tensor<8xf32>, tensor<8xi32>
-}
-"""
 
 
 def shardy_partition(text: str) -> str:
@@ -61,10 +55,6 @@ def shardy_partition(text: str) -> str:
 
 def own_partition(text: str) -> str:
     """`text` partitioned by shardonnay's own passes (the same three as Shardy's)."""
-    from shardonnay.export.explicit_reshards import insert_explicit_reshards
-    from shardonnay.export.reshard_to_collectives import reshard_to_collectives
-    from shardonnay.pipeline import propagation_pipeline
-
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # propagation warnings about the random annotations
         module = propagation_pipeline(parse_module(text))
@@ -98,50 +88,22 @@ def _shardings(module: Module):
 
 def shardy_local(texts: Sequence[str]) -> list[str | None]:
     """Shardy's local program of each global program (None where Shardy fails or aborts)."""
-    results: list[str | None] = []
-    while len(results) < len(texts):
-        pending = list(texts[len(results) :])
-        done = _run_worker(pending)
-        results += done
-        if len(done) < len(pending):
-            results.append(None)  # the worker died on this one
-    return results
+    return run_pass_pipelines_isolated([(text, TO_LOCAL) for text in texts])
 
 
-def _run_worker(texts: list[str]) -> list[str | None]:
-    proc = subprocess.run(
-        [sys.executable, __file__, "--worker"],
-        input=json.dumps(texts),
-        capture_output=True,
-        text=True,
-        cwd=Path(__file__).parent,
-        check=False,
-    )
-    marker = "converted: "
-    return [
-        json.loads(line[len(marker) :])
-        for line in proc.stdout.splitlines()
-        if line.startswith(marker)
-    ]
+def corpus_folder(corpus: Path | None = None) -> Path:
+    """`corpus`, or the checkout's `tests/corpus` (FileNotFoundError outside a checkout)."""
+    return corpus if corpus is not None else checkout_folder("tests", "corpus")
 
 
-def _worker() -> None:
-    texts = json.loads(sys.stdin.read())
-    for text in texts:
-        try:
-            out = run_pass_pipeline(text, TO_LOCAL)
-        except Exception:
-            out = None
-        sys.stdout.write("converted: " + json.dumps(out) + "\n")
-        sys.stdout.flush()
+def corpus_names(corpus: Path | None = None) -> list[str]:
+    """The names of the corpus programs (`NAME.mlir`, its inputs in `NAME.npz`)."""
+    return sorted(p.stem for p in corpus_folder(corpus).glob("*.mlir"))
 
 
-def corpus_names() -> list[str]:
-    return sorted(p.stem for p in CORPUS.glob("*.mlir"))
-
-
-def corpus_inputs(name: str) -> list[np.ndarray]:
-    data = np.load(CORPUS / f"{name}.npz")
+def corpus_inputs(name: str, corpus: Path | None = None) -> list[np.ndarray]:
+    """The inputs of corpus program `name` (`input0`, `input1`, ... of its `.npz`)."""
+    data = np.load(corpus_folder(corpus) / f"{name}.npz")
     count = sum(1 for k in data.files if k.startswith("input"))
     return [data[f"input{i}"] for i in range(count)]
 
@@ -157,19 +119,19 @@ class Case:
 
 
 @functools.cache
-def corpus_cases() -> tuple[Case, ...]:
+def corpus_cases(corpus: Path | None = None) -> tuple[Case, ...]:
+    """The corpus, partitioned by Shardy."""
+    folder = corpus_folder(corpus)
     return tuple(
-        Case(n, t, tuple(corpus_inputs(n)), shardy_partition(t))
-        for n in corpus_names()
-        for t in [(CORPUS / f"{n}.mlir").read_text()]
+        Case(n, t, tuple(corpus_inputs(n, folder)), shardy_partition(t))
+        for n in corpus_names(folder)
+        for t in [(folder / f"{n}.mlir").read_text()]
     )
 
 
 @functools.cache
 def random_cases(count: int) -> tuple[Case, ...]:
     """Random programs `0..count-1` of `program_generator`, partitioned by Shardy."""
-    from program_generator import random_program_with_inputs
-
     cases = []
     for seed in range(count):
         text, inputs = random_program_with_inputs(seed)
@@ -178,19 +140,18 @@ def random_cases(count: int) -> tuple[Case, ...]:
 
 
 @functools.cache
-def own_corpus_cases() -> tuple[Case, ...]:
+def own_corpus_cases(corpus: Path | None = None) -> tuple[Case, ...]:
     """The corpus, partitioned by shardonnay's own passes."""
+    folder = corpus_folder(corpus)
     return tuple(
-        Case(n, t, tuple(corpus_inputs(n)), own_partition(t))
-        for n in corpus_names()
-        for t in [(CORPUS / f"{n}.mlir").read_text()]
+        Case(n, t, tuple(corpus_inputs(n, folder)), own_partition(t))
+        for n in corpus_names(folder)
+        for t in [(folder / f"{n}.mlir").read_text()]
     )
 
 
 def own_random_case(seed: int) -> Case:
     """Random program `seed` of `program_generator`, partitioned by shardonnay's passes."""
-    from program_generator import random_program_with_inputs
-
     text, inputs = random_program_with_inputs(seed)
     return Case(f"seed{seed}", text, tuple(inputs), own_partition(text))
 
@@ -236,9 +197,6 @@ def assert_local_program_computes_the_same(text: str, *inputs):
     program; returns the local program."""
     module = parse_module(text)
     inputs = inputs or inputs_for(module)
-    from shardonnay.partitioner.local.convert import convert_global_to_local
-    from shardonnay.runtime.simulator import simulate
-
     local = convert_global_to_local(module, poison_padding=True)
     got = simulate(local, *inputs)
     want = run(module, *inputs)
@@ -394,8 +352,3 @@ TWO_SIZES_ANNOTATED = (
     + "  %2 = stablehlo.exponential %arg0 : tensor<6x8xf32>\n"
     + "  return %1, %2 : tensor<6x4xf32>, tensor<6x8xf32>\n}"
 )
-
-
-if __name__ == "__main__" and sys.argv[1:] == ["--worker"]:
-    sys.path.insert(0, str(Path(__file__).parent))
-    _worker()

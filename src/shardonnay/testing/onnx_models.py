@@ -1,13 +1,23 @@
 """Small ONNX models built with `onnx.helper`, partially annotated with
-sharding specs, for the ONNX interop tests (and the README's example)."""
+sharding specs, for the ONNX interop tests (and the README's example).
+
+Needs the `onnx` extra (imported where a model is built)::
+
+    model = mlp(seed=0)                      # annotated for 4 devices
+    inputs = random_inputs(model, seed=1)    # {"X": float32[8, 16]}
+    onnxruntime_values(model, inputs)        # every tensor, as onnxruntime computes it
+"""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
-import onnx
-from onnx import TensorProto, helper, numpy_helper
 
 from shardonnay.interop.onnx.specs import ShardingSpec
+
+if TYPE_CHECKING:
+    import onnx
 
 OPSET = 18
 
@@ -30,10 +40,14 @@ def annotate(node: onnx.NodeProto, *specs: ShardingSpec, config: str = "mesh") -
 
 
 def _info(name: str, shape) -> onnx.ValueInfoProto:
+    from onnx import TensorProto, helper
+
     return helper.make_tensor_value_info(name, TensorProto.FLOAT, list(shape))
 
 
 def _weights(rng: np.random.Generator, **shapes) -> list[onnx.TensorProto]:
+    from onnx import numpy_helper
+
     return [
         numpy_helper.from_array((rng.standard_normal(s) * 0.3).astype(np.float32), name)
         for name, s in shapes.items()
@@ -41,6 +55,8 @@ def _weights(rng: np.random.Generator, **shapes) -> list[onnx.TensorProto]:
 
 
 def _model(nodes, inputs, outputs, initializers, devices: int) -> onnx.ModelProto:
+    from onnx import helper
+
     graph = helper.make_graph(nodes, "g", inputs, outputs, initializers)
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)])
     model.ir_version = 11
@@ -52,6 +68,8 @@ def mlp(seed: int = 0) -> onnx.ModelProto:
     """X[8,16] -> MatMul W1 -> Add b1 -> Relu -> MatMul W2 -> Add b2 -> Y[8,8] on
     4 devices; only the first MatMul is annotated: X split by rows over
     groups {0,1},{2,3}, W1 by columns over groups {0,2},{1,3}."""
+    from onnx import helper
+
     rng = np.random.default_rng(seed)
     fc1 = helper.make_node("MatMul", ["X", "W1"], ["H"], name="fc1")
     annotate(
@@ -82,6 +100,8 @@ def transformer_stack(layers: int, seed: int = 0, *, batch: int = 2) -> onnx.Mod
     """`layers` attention blocks in a row (`transformer_block`'s, tensors of
     layer `i > 0` prefixed `l{i}_`), each annotated alike; the model input X
     is split by batch."""
+    from onnx import helper, numpy_helper
+
     rng = np.random.default_rng(seed)
     b, s, d, h = batch, 8, 16, 4
     nodes, weights = [], []
@@ -141,6 +161,8 @@ def conv_net(seed: int = 0) -> onnx.ModelProto:
     -> Relu -> GlobalAveragePool -> Flatten -> Gemm(10) -> Y[4,10], on 4
     devices. Annotated: X split by batch over {0,1},{2,3}; the second
     convolution's weights by output channel over {0,2},{1,3}."""
+    from onnx import helper
+
     rng = np.random.default_rng(seed)
     conv2 = helper.make_node("Conv", ["P1", "K2", "c2"], ["C2"], pads=[1, 1, 1, 1], name="conv2")
     annotate(conv2, spec("K2", [(0, 2)], groups=[[0, 2], [1, 3]]))
@@ -166,6 +188,8 @@ def embedding_mixer(seed: int = 0) -> onnx.ModelProto:
     two Slices of the features, Concat swapped, ReduceMean over the sequence,
     ReduceMax over the batch, on 4 devices. Annotated: tokens split by batch
     over {0,1},{2,3}; the table by columns over {0,2},{1,3}."""
+    from onnx import TensorProto, helper, numpy_helper
+
     rng = np.random.default_rng(seed)
     gather = helper.make_node("Gather", ["table", "tokens"], ["E"], axis=0, name="embed")
     annotate(
@@ -199,6 +223,8 @@ MODELS = {
 
 
 def random_inputs(model: onnx.ModelProto, seed: int = 0) -> dict[str, np.ndarray]:
+    from onnx import TensorProto
+
     rng = np.random.default_rng(seed)
     initializers = {i.name for i in model.graph.initializer}
     out = {}
@@ -217,6 +243,7 @@ def onnxruntime_values(model: onnx.ModelProto, inputs: dict[str, np.ndarray]) ->
     """Every tensor's value as onnxruntime computes it: the model's outputs
     from the model as written, intermediates from a copy listing them as
     outputs."""
+    import onnx
     import onnxruntime
 
     def session(m):

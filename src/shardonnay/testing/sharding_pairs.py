@@ -4,7 +4,8 @@
 (each axis replicated, unreduced, or in one dim at any position);
 `random_pair(rng)` draws a source and target with sub-axes, uneven dims,
 other device orders and other meshes over the same devices; `check_plan`
-runs a plan on data and compares with `layout`.
+runs a plan on data and compares with `layout`; `random_reshard(seed)` is a
+module whose `main` reshards its argument between two random shardings.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import random
 
 import numpy as np
 
+from shardonnay.axes import AxisRef
 from shardonnay.collectives.axis_lists import append_or_merge, axis_ref, mesh_ordered
 from shardonnay.errors import ShardingError
 from shardonnay.layout import shard, unshard
@@ -172,3 +174,59 @@ def check_plan(plan, data: np.ndarray | None = None) -> None:
         for device, buffer in expected.items():
             np.testing.assert_array_equal(out[device], buffer, err_msg=f"{device}\n{plan}")
     assert plan.bytes_received >= plan.lower_bound, plan
+
+
+# -- random reshards as programs ------------------------------------------------------------------
+
+
+def _pieces(rng: random.Random, name: str, size: int) -> list[AxisRef]:
+    """Axis `name` whole, or cut into consecutive sub-axes."""
+    if size not in (4, 8) or rng.random() >= 0.4:
+        return [AxisRef(name)]
+    cuts = [1]
+    while cuts[-1] < size:
+        pre = cuts[-1]
+        step = rng.choice([d for d in (2, 4) if pre * d <= size and (pre > 1 or d < size)])
+        cuts.append(pre * step)
+    return [AxisRef(name, (a, b // a)) for a, b in itertools.pairwise(cuts)]
+
+
+def _sharding(rng: random.Random, mesh: Mesh, rank: int) -> str:
+    dims: list[list[AxisRef]] = [[] for _ in range(rank)]
+    for name, size in mesh.axes:
+        for piece in _pieces(rng, name, size):
+            if rng.random() < 0.6:
+                append_or_merge(dims[rng.randrange(rank)], piece, mesh)
+    return "[" + ", ".join("{" + ", ".join(map(str, d)) + "}" for d in dims) + "]"
+
+
+def random_reshard(seed: int, *, powers_of_two: bool) -> str:
+    """A module whose `main` reshards its argument from one random sharding to
+    another; with `powers_of_two`, up to 4 axes of sizes 2, 4, 8, and a copy
+    of the mesh in another device order that either side may use."""
+    rng = random.Random(seed)
+    sizes = [2, 4, 8] if powers_of_two else [2, 4, 8, 3]
+    names = rng.sample(["x", "y", "z", "w"], rng.randint(1 if not powers_of_two else 2, 4))
+    mesh = Mesh({n: rng.choice(sizes) for n in names})
+    rank = rng.randint(1, 4 if powers_of_two else 3)
+    dims = [8, 16, 32, 64] if powers_of_two else [8, 16, 32, 64, 12, 24, 6]
+    t = "tensor<" + "".join(f"{rng.choice(dims)}x" for _ in range(rank)) + "f32>"
+    axes = ", ".join(f'"{n}"={s}' for n, s in mesh.axes)
+    other, in_mesh, out_mesh = "", "mesh", "mesh"
+    if powers_of_two and mesh.size <= 64:
+        ids = list(range(mesh.size))
+        rng.shuffle(ids)
+        if ids == sorted(ids):
+            ids.reverse()
+        other = f"sdy.mesh @other = <[{axes}], device_ids=[{', '.join(map(str, ids))}]>"
+        in_mesh = "other" if rng.random() < 0.2 else "mesh"
+        out_mesh = "other" if rng.random() < 0.2 else "mesh"
+    source, target = _sharding(rng, mesh, rank), _sharding(rng, mesh, rank)
+    return f"""module {{
+  sdy.mesh @mesh = <[{axes}]>
+  {other}
+  func.func @main(%arg0: {t} {{sdy.sharding = #sdy.sharding<@{in_mesh}, {source}>}}) -> {t} {{
+    %0 = sdy.reshard %arg0 <@{out_mesh}, {target}> : {t}
+    return %0 : {t}
+  }}
+}}"""

@@ -1,9 +1,10 @@
 """Structural mutations of real programs, for fuzzing everything that reads them.
 
 `mutate(seed)` picks a program of the corpus (`tests/corpus/*.mlir`,
-`examples/*.mlir`) and one mutation (a few for some seeds), both determined by
-the seed, and returns the mutation's name and the mutated text (bytes where the
-mutation writes bytes that are no UTF-8). The mutations are those a careless
+`examples/*.mlir` of the checkout, `corpus_programs()`) and one mutation
+(a few for some seeds), both determined by the seed, and returns the
+mutation's name and the mutated text (bytes where the mutation writes bytes
+that are no UTF-8). The mutations are those a careless
 user or a broken exporter produces: swapped operands, inconsistent types and
 shapes, deleted terminators, huge, zero and negative dims, nesting 1,000 and
 more levels deep, 1M-element literals, literals out of range for each element
@@ -15,18 +16,41 @@ hundreds of calls, and plain line and token edits.
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import io
 import random
 import re
-from collections.abc import Callable
+import warnings
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
-ROOT = Path(__file__).parent.parent
-PROGRAMS = {
-    path.name: path.read_text()
-    for path in sorted([*ROOT.glob("tests/corpus/*.mlir"), *ROOT.glob("examples/*.mlir")])
-}
-#: The programs small enough for a fast test, with their text.
-SMALL = {name: text for name, text in PROGRAMS.items() if len(text) < 5000}
+import shardonnay
+from shardonnay.cli import main
+from shardonnay.errors import ShardonnayError
+from shardonnay.ir.verifier import verify
+from shardonnay.testing.checkout import checkout_folder
+
+#: Programs of fewer characters are small enough for a fast test.
+SMALL_PROGRAM = 5000
+
+
+@functools.cache
+def corpus_programs(folders: Sequence[Path] | None = None) -> dict[str, str]:
+    """The text of every `*.mlir` program in `folders` (by default the
+    checkout's `tests/corpus` and `examples`), by file name."""
+    if folders is None:
+        folders = (checkout_folder("tests", "corpus"), checkout_folder("examples"))
+    paths = sorted(path for folder in folders for path in Path(folder).glob("*.mlir"))
+    if not paths:
+        raise FileNotFoundError(f"no *.mlir programs in {', '.join(map(str, folders))}")
+    return {path.name: path.read_text() for path in paths}
+
+
+def small_programs() -> dict[str, str]:
+    """The corpus programs small enough for a fast test (`SMALL_PROGRAM`)."""
+    return {name: text for name, text in corpus_programs().items() if len(text) < SMALL_PROGRAM}
+
 
 _TENSOR = re.compile(r"tensor<((?:\d+x)*)([a-z][a-z0-9]*)>")
 _BINARY_OP = re.compile(r"(stablehlo\.\w+) (%[\w#]+), (%[\w#]+)")
@@ -370,9 +394,10 @@ EXPENSIVE = ("big_literal", "deep_regions", "deep_attribute", "deep_calls")
 def mutate(
     seed: int, programs: dict[str, str] | None = None, exclude: tuple[str, ...] = ()
 ) -> tuple[str, str, str | bytes]:
-    """`(program name, mutation names, mutated text)` for `seed`."""
+    """`(program name, mutation names, mutated text)` for `seed`, a mutation of
+    one of `programs` (by default every program of `corpus_programs()`)."""
     rng = random.Random(seed)
-    programs = programs or PROGRAMS
+    programs = programs or corpus_programs()
     name = rng.choice(sorted(programs))
     text: str | bytes = programs[name]
     names = [m for m in MUTATIONS if m not in exclude]
@@ -414,15 +439,6 @@ def exercise(
     `cli_partition=False` its `shardonnay partition --report --simulate`
     (which repeats partition and check).
     """
-    import contextlib
-    import io
-    import warnings
-
-    import shardonnay
-    from shardonnay.cli import main
-    from shardonnay.errors import ShardonnayError
-    from shardonnay.ir.verifier import verify
-
     Path(path).write_bytes(text if isinstance(text, bytes) else text.encode())
     outcome = "passed", ""
     stage = "parse"

@@ -6,9 +6,9 @@ returns, for each op that got a rule, in walk order: (op name, rule text).
 
 from __future__ import annotations
 
-from mlir_oracle import run_pass_pipeline
 from shardonnay import parse_module
 from shardonnay.ops.rules import RULE_ATTRIBUTE, populate_rules
+from shardonnay.testing.mlir_oracle import run_pass_pipeline
 
 POPULATE = "builtin.module(func.func(sdy-populate-op-sharding-rules))"
 
