@@ -1,14 +1,20 @@
-"""Shardy's collectives, one definition each: the result-sharding rule, its messages, the data each
-device exchanges and the bytes it moves.
+"""Shardy's collectives, one definition each: the result-sharding rule, Shardy's verifier of the
+op and its messages, the data each device exchanges, the bytes it moves and the algorithm the cost
+model assumes.
 
 Each collective is a value (`AllGather(dims, ...)`, `AllReduce(axes)`, ...):
-`result_sharding(operand, mesh)` is Shardy's rule, `exchange(...)` what each
-device sends and receives, `bytes(...)` the traffic. The reshard planner
-(`shardonnay.reshard_plan`) composes them into plans.
+`result_sharding(operand, mesh)` is the rule, `check(...)` Shardy's verifier
+of the op (which `shardonnay.ops.sdy_collectives` runs for the IR verifier),
+`exchange(...)` what each device sends and receives, `bytes_received(...)`
+the traffic, `algorithm` how the cost model moves it. `SHARDY_COLLECTIVES`
+lists one class per `sdy.*` op; `from_attributes(op.attributes)` reads the
+value an op performs. The reshard planner (`shardonnay.reshard_plan`)
+composes them into plans.
 """
 
 from shardonnay.collectives.base import Collective
 from shardonnay.collectives.data_movement import (
+    SHARDY_COLLECTIVES,
     AllGather,
     AllSlice,
     AllToAll,
@@ -23,6 +29,7 @@ from shardonnay.collectives.reductions import (
 )
 
 __all__ = [
+    "SHARDY_COLLECTIVES",
     "AllGather",
     "AllReduce",
     "AllSlice",

@@ -1,25 +1,32 @@
-"""What every collective value shares: the rule, its check against a claimed
-result sharding (with Shardy's messages), the exchange, bytes and text.
+"""What every collective value shares: the rule, Shardy's verifier of the op
+(with Shardy's messages), the exchange, bytes and text.
 
-The collectives themselves are in `collectives` (data movement) and
-`reductions` (pending sums).
+Two checks, one rule. `check(operand, result, ...)` is Shardy's verifier of
+the op `sdy.<collective>`: the one `shardonnay.ir.verifier` runs on a module
+(through the op definitions of `shardonnay.ops.sdy_collectives`), accepting
+exactly what Shardy accepts. `verify(operand, result)` is that check plus the
+pending reductions, which Shardy's verifier leaves out for most collectives
+(see `data_movement`): what the reshard planner requires of its plans.
+`result_sharding(operand)` computes the result from the same per-dimension
+rules. The collectives themselves are in `data_movement` and `reductions`
+(pending sums).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 
 from shardonnay.axes import AxisRef
+from shardonnay.collectives.attributes import ListOfAxisRefLists
 from shardonnay.collectives.axis_lists import (
     AxisListError,
     axes_text,
-    gather_suffix,
-    slice_suffix,
 )
 from shardonnay.collectives.exchange import (
     Exchange,
@@ -31,9 +38,6 @@ from shardonnay.collectives.exchange import (
 )
 from shardonnay.errors import PartitionError, ShardingError
 from shardonnay.mesh import Mesh
-from shardonnay.ops.sdy_collectives import (
-    ListOfAxisRefLists,
-)
 from shardonnay.sharding import DimSharding, TensorSharding, verify_axis_ref_lists
 
 AxesPerDim = tuple[tuple[AxisRef, ...], ...]
@@ -54,11 +58,30 @@ def axes_per_dim(lists) -> AxesPerDim:
 
 
 class Collective(ABC):
-    """Base of the collectives: subclasses define `_expected` (the rule) and
-    `_build` (the exchange)."""
+    """Base of the collectives: subclasses define `_expected` (the rule),
+    `_check` (Shardy's verifier of the op) and `_build` (the exchange).
+
+    Class facts: `op_name`; `axes_attr`, the op's attribute holding the
+    collective's axes (also the value's field) and `axes_kind` its attribute
+    class (None for `sdy.collective_permute`, which has none);
+    `needs_operand_sharding`, whether Shardy rejects the op on an operand
+    without a sharding; `may_change_mesh`; `algorithm`, how the cost model
+    assumes the devices move the data.
+    """
 
     op_name: ClassVar[str]
+    axes_attr: ClassVar[str | None] = None
+    axes_kind: ClassVar[Any] = None
+    needs_operand_sharding: ClassVar[bool] = True
     may_change_mesh: ClassVar[bool] = False
+    algorithm: ClassVar[str] = "local (no communication)"
+
+    @classmethod
+    def from_attributes(cls, attributes: Mapping[str, Any]) -> Collective:
+        """The collective an op `sdy.<op_name>` with `attributes` performs."""
+        attr = attributes[cls.axes_attr]
+        (field,) = dataclasses.fields(attr)
+        return cls(getattr(attr, field.name))
 
     # -- the rule ---------------------------------------------------------------------
 
@@ -86,30 +109,67 @@ class Collective(ABC):
     def _result_mesh_ref(self, operand: TensorSharding) -> str | Mesh:
         return operand.mesh
 
-    def verify(
-        self, operand: TensorSharding, result: TensorSharding, mesh: Mesh | None = None
+    def check(
+        self,
+        operand: TensorSharding | None,
+        result: TensorSharding,
+        operand_mesh: Mesh | None,
+        result_mesh: Mesh,
     ) -> None:
-        """Checks `result` as Shardy's verifier checks the op's `out_sharding`."""
-        mesh = operand.resolve_mesh(mesh)
+        """Shardy's verifier of the op: `PartitionError` with Shardy's message
+        where Shardy rejects this collective from `operand` (None: the operand
+        has no sharding) on `operand_mesh` to `result` on `result_mesh`.
+
+        >>> from shardonnay.collectives import AllGather
+        >>> mesh, S = Mesh({"x": 2, "y": 2}), TensorSharding.parse
+        >>> AllGather([(), ("y",)]).check(
+        ...     S('<@m, [{"x"}, {"y"}]>'), S('<@m, [{"y"}, {"x"}]>'), mesh, mesh)
+        Traceback (most recent call last):
+        ...
+        shardonnay.errors.PartitionError: 'sdy.all_gather' op result sharding doesn't \
+match expected sharding ["x"] on dimension 0
+        """
+        if operand is None:
+            if self.needs_operand_sharding:
+                raise self._error("collective on operand without sharding")
+            operand, operand_mesh = TensorSharding.replicated_on(result.mesh, result.rank), None
+        operand_mesh = operand_mesh or result_mesh
         try:
-            result.validate(self.result_mesh(mesh))
+            result.validate(result_mesh)
         except ShardingError as e:
             raise self._error(str(e)) from None
-        if result.mesh != operand.mesh and not self.may_change_mesh:
+        if operand_mesh != result_mesh and not self.may_change_mesh:
             raise self._error("result mesh does not match operand mesh")
         if result.rank != operand.rank:
             raise self._error(
                 f"result sharding has rank {result.rank} but operand sharding has rank "
                 f"{operand.rank}"
             )
+        try:
+            self._check(operand, result, operand_mesh, result_mesh)
+        except (AxisListError, ShardingError) as e:
+            raise self._error(str(e)) from None
+
+    @abstractmethod
+    def _check(
+        self, operand: TensorSharding, result: TensorSharding, operand_mesh: Mesh, result_mesh: Mesh
+    ) -> None:
+        """The op's own part of Shardy's verifier; raises `AxisListError`."""
+
+    def verify(
+        self, operand: TensorSharding, result: TensorSharding, mesh: Mesh | None = None
+    ) -> None:
+        """Checks `result` as Shardy's verifier checks the op's `out_sharding`
+        (`check`), and that it keeps the pending reductions right."""
+        mesh = operand.resolve_mesh(mesh)
+        if result.mesh != operand.mesh and not self.may_change_mesh:
+            raise self._error("result mesh does not match operand mesh")
+        self.check(operand, result, mesh, self.result_mesh(mesh))
         expected = self._verified_expectation(operand, result, mesh)
         for dim in self._compared_dims(result.rank):
             want, got = expected.dims[dim], result.dims[dim]
             if want.axes != got.axes:
-                raise self._error(
-                    f"result sharding doesn't match expected sharding {axes_text(want.axes)} "
-                    f"on dimension {dim}"
-                )
+                raise self._error(str(mismatch(want.axes, dim)))
         if (expected.unreduced, expected.reduction) != (result.unreduced, result.reduction):
             raise self._error(self._unreduced_message(expected))
 
@@ -183,7 +243,9 @@ class Collective(ABC):
 
     def axes_attribute(self):
         """The op's axes attribute (`ListOfAxisRefLists`, `AxisRefList`, ...), None if none."""
-        return None
+        if self.axes_kind is None:
+            return None
+        return self.axes_kind(getattr(self, self.axes_attr))
 
     def mlir(self, operand_name: str, operand: TensorSharding, mesh: Mesh | None = None) -> str:
         """The op in Shardy's syntax, e.g. `sdy.all_gather [{"y"}] %0 out_sharding=<...>`."""
@@ -191,6 +253,20 @@ class Collective(ABC):
         attr = self.axes_attribute()
         axes = f"{attr.body()} " if attr is not None else ""
         return f"{self.op_name} {axes}{operand_name} out_sharding={result.body()}"
+
+
+def mismatch(want: Sequence[AxisRef], dim: int) -> AxisListError:
+    """Shardy's message for a result dim other than the rule's."""
+    return AxisListError(
+        f"result sharding doesn't match expected sharding {axes_text(want)} on dimension {dim}"
+    )
+
+
+def check_dims(expected: Sequence[Sequence[AxisRef]], result: TensorSharding) -> None:
+    """Each dim of `result` has the expected axes (the first that does not: Shardy's message)."""
+    for dim, want in enumerate(expected):
+        if tuple(want) != result.dims[dim].axes:
+            raise mismatch(want, dim)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -227,49 +303,56 @@ def moving_exchange(operand, result, mesh, result_mesh, shape, itemsize, axes) -
 
 class PerDimCollective(Collective):
     """A collective with one axis list per dimension (`[{"x"}, {}]`), held in
-    the dataclass field named `lists_field`. By default its data moves as a
-    gather's or a slice's does: each device takes its new region from its
-    group along the listed axes."""
+    the dataclass field named `axes_attr`. Each result dim follows from the
+    operand's by `_expected_dim`. By default its data moves as a gather's or a
+    slice's does: each device takes its new region from its group along the
+    listed axes."""
 
-    lists_field: ClassVar[str]
+    axes_kind: ClassVar[Any] = ListOfAxisRefLists
 
     def __post_init__(self):
-        object.__setattr__(self, self.lists_field, axes_per_dim(getattr(self, self.lists_field)))
+        object.__setattr__(self, self.axes_attr, axes_per_dim(getattr(self, self.axes_attr)))
 
     def _lists(self) -> AxesPerDim:
         """The op's axis list per dim."""
-        return getattr(self, self.lists_field)
+        return getattr(self, self.axes_attr)
 
-    def _gathered_dims(self, operand: TensorSharding, mesh: Mesh, kind: str) -> list:
-        """The operand's dims without the listed axes at their minor ends."""
+    @abstractmethod
+    def _expected_dim(
+        self, dim: int, axes: Sequence[AxisRef], listed: Sequence[AxisRef], mesh: Mesh
+    ) -> list[AxisRef]:
+        """The result's axes of `dim`, whose operand axes are `axes` and whose
+        collective axes are `listed`; `AxisListError` if they do not apply."""
+
+    def _expected_dims(self, operand: TensorSharding, mesh: Mesh) -> list[list[AxisRef]]:
+        self._check_lists(operand.rank, mesh)
         return [
-            gather_suffix(d.axes, g, i, mesh, kind)
-            for i, (d, g) in enumerate(zip(operand.dims, self._lists(), strict=True))
+            self._expected_dim(dim, d.axes, listed, mesh)
+            for dim, (d, listed) in enumerate(zip(operand.dims, self._lists(), strict=True))
         ]
 
-    def _sliced_dims(self, operand: TensorSharding, mesh: Mesh) -> list:
-        """The operand's dims with the listed axes appended."""
-        return [
-            slice_suffix(d.axes, s, mesh) for d, s in zip(operand.dims, self._lists(), strict=True)
-        ]
+    def _check(self, operand, result, operand_mesh, result_mesh):
+        """Shardy's `verifyCollectiveWithAxesPerDim`: dim by dim, in order."""
+        self._check_lists(result.rank, result_mesh)
+        for dim, (d, listed) in enumerate(zip(operand.dims, self._lists(), strict=True)):
+            want = self._expected_dim(dim, d.axes, listed, result_mesh)
+            if tuple(want) != result.dims[dim].axes:
+                raise mismatch(want, dim)
 
     def _build(self, operand, result, mesh, result_mesh, shape, itemsize):
         return moving_exchange(
             operand, result, mesh, result_mesh, shape, itemsize, self._all_axes()
         )
 
-    def axes_attribute(self) -> ListOfAxisRefLists:
-        return ListOfAxisRefLists(self._lists())
-
     def _all_axes(self) -> tuple[AxisRef, ...]:
         return tuple(a for axes in self._lists() for a in axes)
 
-    def _check_lists(self, operand: TensorSharding, mesh: Mesh) -> None:
+    def _check_lists(self, rank: int, mesh: Mesh) -> None:
+        """The axis lists are valid on `mesh`, one per dim of a result of `rank`."""
         verify_axis_ref_lists(self._lists(), mesh)
-        if len(self._lists()) != operand.rank:  # the result has the operand's rank
+        if len(self._lists()) != rank:
             raise AxisListError(
-                f"result sharding has rank {operand.rank} but collective axes has rank "
-                f"{len(self._lists())}"
+                f"result sharding has rank {rank} but collective axes has rank {len(self._lists())}"
             )
 
 

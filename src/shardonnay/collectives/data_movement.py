@@ -24,24 +24,29 @@ the direct algorithm the MLIR resharding notes leave as a TODO; without
 unreduced axes the bytes it moves are the lower bound.
 
 The reductions live in `reductions`, the shared machinery (rule check with
-Shardy's messages, exchange cache, text) in `collective_base`; all are
+Shardy's messages, exchange cache, text) in `base`; all are
 importable from here. On uneven dims a group's shards may not cover a new
 shard (the cuts fall elsewhere); the missing edge then comes from a device
 outside the group, as XLA's halo exchanges do, and is counted.
 
-Deliberate differences from Shardy's verifier (which checks dimension axes
-only): unreduced axes are part of the rule. Gathers, slices, all-to-alls and
-permutes keep the operand's unreduced axes; `AllReduce` and `ReduceScatter`
-may only reduce unreduced axes of the operand. Results drop the operand's
-explicitly replicated axes (they mean the same as implicit replication).
+Each is also the definition of its op (`from_attributes` reads the value
+from the op's attributes): `check` is Shardy's verifier of the op, which the
+IR verifier runs. Deliberate differences of the rule (`result_sharding`,
+`verify`) from Shardy's verifier, which checks dimension axes only but for
+the `*_to_unreduced` marks: unreduced axes are part of the rule. Gathers,
+slices, all-to-alls and permutes keep the operand's unreduced axes;
+`AllReduce` and `ReduceScatter` may only reduce unreduced axes of the
+operand. Results drop the operand's explicitly replicated axes (they mean the
+same as implicit replication).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from shardonnay.axes import AxisRef
+from shardonnay.collectives.attributes import AllToAllParam, AllToAllParamList
 from shardonnay.collectives.axis_lists import (
     AxisListError,
     gather_suffix,
@@ -53,6 +58,7 @@ from shardonnay.collectives.base import (
     Collective,
     PerDimCollective,
     axis_tuple,
+    mismatch,
     moving_exchange,
     pending_reduction,
 )
@@ -70,10 +76,6 @@ from shardonnay.collectives.reductions import (
     ShardedToUnreduced,
 )
 from shardonnay.mesh import Mesh
-from shardonnay.ops.sdy_collectives import (
-    AllToAllParam,
-    AllToAllParamList,
-)
 from shardonnay.sharding import TensorSharding, verify_axis_ref_lists
 
 
@@ -84,11 +86,14 @@ class AllGather(PerDimCollective):
 
     gathering_axes: AxesPerDim
     op_name: ClassVar[str] = "sdy.all_gather"
-    lists_field: ClassVar[str] = "gathering_axes"
+    axes_attr: ClassVar[str] = "gathering_axes"
+    algorithm: ClassVar[str] = "ring"
+
+    def _expected_dim(self, dim, axes, listed, mesh):
+        return gather_suffix(axes, listed, dim, mesh, "gathering")
 
     def _expected(self, operand, mesh):
-        self._check_lists(operand, mesh)
-        return self._gathered_dims(operand, mesh, "gathering"), operand.unreduced, operand.reduction
+        return self._expected_dims(operand, mesh), operand.unreduced, operand.reduction
 
 
 @dataclass(frozen=True)
@@ -99,11 +104,14 @@ class AllSlice(PerDimCollective):
 
     slicing_axes: AxesPerDim
     op_name: ClassVar[str] = "sdy.all_slice"
-    lists_field: ClassVar[str] = "slicing_axes"
+    axes_attr: ClassVar[str] = "slicing_axes"
+    needs_operand_sharding: ClassVar[bool] = False
+
+    def _expected_dim(self, dim, axes, listed, mesh):
+        return slice_suffix(axes, listed, mesh)
 
     def _expected(self, operand, mesh):
-        self._check_lists(operand, mesh)
-        return self._sliced_dims(operand, mesh), operand.unreduced, operand.reduction
+        return self._expected_dims(operand, mesh), operand.unreduced, operand.reduction
 
 
 @dataclass(frozen=True)
@@ -113,6 +121,9 @@ class AllToAll(Collective):
 
     params: tuple[AllToAllParam, ...]
     op_name: ClassVar[str] = "sdy.all_to_all"
+    axes_attr: ClassVar[str] = "params"
+    axes_kind: ClassVar[Any] = AllToAllParamList
+    algorithm: ClassVar[str] = "pairwise exchange"
 
     def __post_init__(self):
         object.__setattr__(self, "params", tuple(self.params))
@@ -121,17 +132,14 @@ class AllToAll(Collective):
     def move(cls, axes, src_dim: int, tgt_dim: int) -> AllToAll:
         return cls((AllToAllParam(axis_tuple(axes), src_dim, tgt_dim),))
 
-    def axes_attribute(self) -> AllToAllParamList:
-        return AllToAllParamList(self.params)
-
     def _compared_dims(self, rank: int) -> list[int]:
         moved = [d for p in self.params for d in (p.src_dim, p.tgt_dim)]
         return moved + [d for d in range(rank) if d not in moved]
 
-    def _expected(self, operand, mesh):
+    def _check_params(self, rank: int, mesh: Mesh) -> None:
+        """Shardy's checks of the parameters against a tensor of `rank`."""
         if not self.params:
             raise AxisListError("parameter list is empty")
-        rank = operand.rank
         seen: set[int] = set()
         previous = -1
         verify_axis_ref_lists([p.axes for p in self.params], mesh)
@@ -151,13 +159,32 @@ class AllToAll(Collective):
                     f"appears after {previous}"
                 )
             previous = p.src_dim
-        dims = [list(d.axes) for d in operand.dims]
+
+    def _moved(self, operand: TensorSharding, mesh: Mesh):
+        """Per param: its dims and their axes after the move, in Shardy's order."""
         for p in self.params:
-            dims[p.src_dim] = gather_suffix(
-                operand.dims[p.src_dim].axes, p.axes, p.src_dim, mesh, "all-to-all"
-            )
-            dims[p.tgt_dim] = slice_suffix(operand.dims[p.tgt_dim].axes, p.axes, mesh)
+            src = gather_suffix(operand.dims[p.src_dim].axes, p.axes, p.src_dim, mesh, "all-to-all")
+            yield p.src_dim, src
+            yield p.tgt_dim, slice_suffix(operand.dims[p.tgt_dim].axes, p.axes, mesh)
+
+    def _expected(self, operand, mesh):
+        self._check_params(operand.rank, mesh)
+        dims = [list(d.axes) for d in operand.dims]
+        for dim, axes in self._moved(operand, mesh):
+            dims[dim] = axes
         return dims, operand.unreduced, operand.reduction
+
+    def _check(self, operand, result, operand_mesh, result_mesh):
+        """Shardy's order: each param's source then target dim, then the others unchanged."""
+        self._check_params(result.rank, result_mesh)
+        moved = set()
+        for dim, axes in self._moved(operand, result_mesh):
+            moved.add(dim)
+            if tuple(axes) != result.dims[dim].axes:
+                raise mismatch(axes, dim)
+        for dim, d in enumerate(operand.dims):
+            if dim not in moved and d.axes != result.dims[dim].axes:
+                raise mismatch(d.axes, dim)
 
     def _build(self, operand, result, mesh, result_mesh, shape, itemsize):
         axes = tuple(a for p in self.params for a in p.axes)
@@ -185,6 +212,12 @@ class TileExchange(Collective):
     target_mesh: Mesh | None = None
     op_name: ClassVar[str] = "sdy.collective_permute"
     may_change_mesh: ClassVar[bool] = True
+    algorithm: ClassVar[str] = "point to point"
+
+    @classmethod
+    def from_attributes(cls, attributes):
+        """The op is its `out_sharding`."""
+        return cls(attributes["out_sharding"])
 
     def result_mesh(self, mesh: Mesh) -> Mesh:
         return self.target.resolve_mesh(self.target_mesh or _same_named(self.target, mesh))
@@ -225,6 +258,10 @@ class TileExchange(Collective):
     def _verified_expectation(self, operand, result, mesh) -> TensorSharding:
         # The op is its out_sharding: check the rule for a permute to `result`.
         return type(self)(result, self.target_mesh).result_sharding(operand, mesh)
+
+    def _check(self, operand, result, operand_mesh, result_mesh):
+        """Not one of Shardy's ops: the rule of an exchange to `result`."""
+        TileExchange(result, result_mesh)._expected(operand, operand_mesh)
 
     def _build(self, operand, result, mesh, result_mesh, shape, itemsize):
         new_axes = self._new_unreduced(operand, mesh)
@@ -277,12 +314,7 @@ class CollectivePermute(TileExchange):
             raise AxisListError("result mesh has different axes than operand mesh")
         if self.target.rank != operand.rank:
             return super()._expected(operand, mesh)  # raises Shardy's rank error
-        for dim, (a, b) in enumerate(zip(operand.dims, self.target.dims, strict=True)):
-            if a.axes != b.axes and a.sharded_size(mesh) != b.sharded_size(target_mesh):
-                raise AxisListError(
-                    f"sharded size of result doesn't match operand on dimension {dim}: "
-                    f"{b.sharded_size(target_mesh)} != {a.sharded_size(mesh)}"
-                )
+        _check_sizes(operand, self.target, mesh, target_mesh)
         if (operand.unreduced, operand.reduction) != (self.target.unreduced, self.target.reduction):
             raise AxisListError(
                 "result unreduced axes should be the operand's "
@@ -290,26 +322,49 @@ class CollectivePermute(TileExchange):
             )
         return super()._expected(operand, mesh)
 
+    def _check(self, operand, result, operand_mesh, result_mesh):
+        """Shardy's: same mesh axes, another name only with other device ids, the
+        same sharded size in every dim whose axes change."""
+        if result_mesh.axes != operand_mesh.axes:
+            raise AxisListError("result mesh has different axes than operand mesh")
+        renamed = isinstance(result.mesh, str) and isinstance(operand.mesh, str)
+        renamed = renamed and result.mesh != operand.mesh
+        if renamed and result_mesh.device_list == operand_mesh.device_list:
+            raise AxisListError("result mesh name is different but same device ids as operand")
+        _check_sizes(operand, result, operand_mesh, result_mesh)
+
+
+def _check_sizes(operand, result, mesh: Mesh, result_mesh: Mesh) -> None:
+    """Each dim whose axes change keeps its sharded size (Shardy's permute check)."""
+    for dim, (a, b) in enumerate(zip(operand.dims, result.dims, strict=True)):
+        if a.axes != b.axes and a.sharded_size(mesh) != b.sharded_size(result_mesh):
+            raise AxisListError(
+                f"sharded size of result doesn't match operand on dimension {dim}: "
+                f"{b.sharded_size(result_mesh)} != {a.sharded_size(mesh)}"
+            )
+
 
 def _same_named(target: TensorSharding, mesh: Mesh) -> Mesh | None:
     """The operand's mesh stands for a target given by name (no target mesh)."""
     return None if isinstance(target.mesh, Mesh) else mesh
 
 
-COLLECTIVES = (
+#: Shardy's collectives, one per `sdy.*` op (a `TileExchange` is none of them).
+SHARDY_COLLECTIVES = (
     AllGather,
     AllSlice,
     AllToAll,
     CollectivePermute,
     AllReduce,
     ReduceScatter,
-    ReplicatedToUnreduced,
     ShardedToUnreduced,
-    TileExchange,
+    ReplicatedToUnreduced,
 )
+COLLECTIVES = (*SHARDY_COLLECTIVES, TileExchange)
 
 __all__ = [
     "COLLECTIVES",
+    "SHARDY_COLLECTIVES",
     "AllGather",
     "AllReduce",
     "AllSlice",

@@ -1,19 +1,27 @@
 """The collectives of pending reductions: all-reduce, reduce-scatter, and the
-marks that make a replicated or sharded value unreduced (see `collectives`).
+marks that make a replicated or sharded value unreduced (see `data_movement`).
+
+Shardy's verifier checks the unreduced axes of the marks
+(`sdy.replicated_to_unreduced`, `sdy.sharded_to_unreduced`), not those of
+`sdy.all_reduce` and `sdy.reduce_scatter`: their `check` leaves them to the
+rule (`result_sharding`, `verify`).
 """
 
 from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from shardonnay.axes import AxisRef
+from shardonnay.collectives.attributes import AxisRefList
 from shardonnay.collectives.axis_lists import (
     AxisListError,
     cut,
+    gather_suffix,
     mesh_ordered,
     remove_axes,
+    slice_suffix,
 )
 from shardonnay.collectives.base import (
     AxesPerDim,
@@ -32,9 +40,6 @@ from shardonnay.collectives.exchange import (
     regions,
     subtract,
 )
-from shardonnay.ops.sdy_collectives import (
-    AxisRefList,
-)
 from shardonnay.sharding import TensorSharding, verify_axis_ref_lists
 
 
@@ -46,14 +51,15 @@ class AllReduce(Collective):
     reduction_axes: tuple[AxisRef, ...]
     reduction: str = "sum"
     op_name: ClassVar[str] = "sdy.all_reduce"
+    axes_attr: ClassVar[str] = "reduction_axes"
+    axes_kind: ClassVar[Any] = AxisRefList
+    needs_operand_sharding: ClassVar[bool] = False
+    algorithm: ClassVar[str] = "ring (reduce-scatter + all-gather)"
 
     def __post_init__(self):
         object.__setattr__(self, "reduction_axes", axis_tuple(self.reduction_axes))
 
-    def axes_attribute(self) -> AxisRefList:
-        return AxisRefList(self.reduction_axes)
-
-    def _expected(self, operand, mesh):
+    def _check_axes(self, operand: TensorSharding, mesh) -> None:
         verify_axis_ref_lists([self.reduction_axes], mesh)
         used = operand.dim_axes() + operand.replicated
         for axis in self.reduction_axes:
@@ -62,18 +68,20 @@ class AllReduce(Collective):
                     f"reduction axis {axis} overlaps with operand dimension sharding or "
                     "replicated axes"
                 )
+
+    def _expected(self, operand, mesh):
+        self._check_axes(operand, mesh)
         check_reduction(operand, self.reduction)
         unreduced = remove_axes(operand.unreduced, self.reduction_axes, mesh, "reduction")
         return [d.axes for d in operand.dims], unreduced, operand.reduction
 
-    def _verified_expectation(self, operand, result, mesh) -> TensorSharding:
+    def _check(self, operand, result, operand_mesh, result_mesh):
         if [d.axes for d in operand.dims] != [d.axes for d in result.dims]:
-            raise self._error("operand and result shardings are not equivalent")
-        expected = self.result_sharding(operand, mesh)
+            raise AxisListError("operand and result shardings are not equivalent")
+        self._check_axes(operand, result_mesh)
         for axis in self.reduction_axes:
             if any(axis.overlaps(a) for a in result.unreduced):
-                raise self._error(f"reduction axis {axis} overlaps with result unreduced axes")
-        return expected
+                raise AxisListError(f"reduction axis {axis} overlaps with result unreduced axes")
 
     def _build(self, operand, result, mesh, result_mesh, shape, itemsize):
         return all_reduce_exchange(
@@ -90,13 +98,18 @@ class ReduceScatter(PerDimCollective):
     reduce_scatter_axes: AxesPerDim
     reduction: str = "sum"
     op_name: ClassVar[str] = "sdy.reduce_scatter"
-    lists_field: ClassVar[str] = "reduce_scatter_axes"
+    axes_attr: ClassVar[str] = "reduce_scatter_axes"
+    needs_operand_sharding: ClassVar[bool] = False
+    algorithm: ClassVar[str] = "ring"
+
+    def _expected_dim(self, dim, axes, listed, mesh):
+        return slice_suffix(axes, listed, mesh)
 
     def _expected(self, operand, mesh):
-        self._check_lists(operand, mesh)
+        dims = self._expected_dims(operand, mesh)
         check_reduction(operand, self.reduction)
         unreduced = remove_axes(operand.unreduced, self._all_axes(), mesh, "reduce-scatter")
-        return self._sliced_dims(operand, mesh), unreduced, operand.reduction
+        return dims, unreduced, operand.reduction
 
     def _build(self, operand, result, mesh, result_mesh, shape, itemsize):
         removed = self._all_axes()
@@ -131,14 +144,13 @@ class ReplicatedToUnreduced(Collective):
     axes: tuple[AxisRef, ...]
     reduction: str = "sum"
     op_name: ClassVar[str] = "sdy.replicated_to_unreduced"
+    axes_attr: ClassVar[str] = "axes"
+    axes_kind: ClassVar[Any] = AxisRefList
 
     def __post_init__(self):
         object.__setattr__(self, "axes", axis_tuple(self.axes))
 
-    def axes_attribute(self) -> AxisRefList:
-        return AxisRefList(self.axes)
-
-    def _expected(self, operand, mesh):
+    def _check_axes(self, operand: TensorSharding, mesh) -> None:
         verify_axis_ref_lists([self.axes], mesh)
         keys = [a.mesh_sort_key(mesh) for a in self.axes]
         if keys != sorted(keys):
@@ -146,6 +158,9 @@ class ReplicatedToUnreduced(Collective):
         for axis in self.axes:
             if any(axis.overlaps(a) for a in operand.unreduced):
                 raise AxisListError(f"r2u axis {axis} overlaps with operand unreduced axes")
+
+    def _expected(self, operand, mesh):
+        self._check_axes(operand, mesh)
         check_reduction(operand, self.reduction)
         unreduced = mesh_ordered(operand.unreduced + self.axes, mesh)
         return [d.axes for d in operand.dims], unreduced, self.reduction
@@ -153,10 +168,12 @@ class ReplicatedToUnreduced(Collective):
     def _unreduced_message(self, expected):
         return "out_unreduced_axes should be in_unreduced_axes + r2u_axes"
 
-    def _verified_expectation(self, operand, result, mesh) -> TensorSharding:
+    def _check(self, operand, result, operand_mesh, result_mesh):
         if [d.axes for d in operand.dims] != [d.axes for d in result.dims]:
-            raise self._error("input and output must share the same dimension shardings")
-        return self.result_sharding(operand, mesh)
+            raise AxisListError("input and output must share the same dimension shardings")
+        self._check_axes(operand, result_mesh)
+        if result.unreduced != tuple(mesh_ordered(operand.unreduced + self.axes, result_mesh)):
+            raise AxisListError(self._unreduced_message(None))
 
     def _build(self, operand, result, mesh, result_mesh, shape, itemsize):
         held = regions(shape, operand, mesh)
@@ -186,17 +203,26 @@ class ShardedToUnreduced(PerDimCollective):
     axes: AxesPerDim
     reduction: str = "sum"
     op_name: ClassVar[str] = "sdy.sharded_to_unreduced"
-    lists_field: ClassVar[str] = "axes"
+    axes_attr: ClassVar[str] = "axes"
+
+    def _expected_dim(self, dim, axes, listed, mesh):
+        return gather_suffix(axes, listed, dim, mesh, "shard-to-unreduce")
 
     def _expected(self, operand, mesh):
-        self._check_lists(operand, mesh)
+        dims = self._expected_dims(operand, mesh)
         check_reduction(operand, self.reduction)
-        dims = self._gathered_dims(operand, mesh, "shard-to-unreduce")
         unreduced = mesh_ordered(operand.unreduced + self._all_axes(), mesh)
         return dims, unreduced, self.reduction
 
     def _unreduced_message(self, expected):
         return "out_unreduced_axes should be in_unreduced_axes + sharded_to_unreduced_axes"
+
+    def _check(self, operand, result, operand_mesh, result_mesh):
+        super()._check(operand, result, operand_mesh, result_mesh)
+        if result.unreduced != tuple(
+            mesh_ordered(operand.unreduced + self._all_axes(), result_mesh)
+        ):
+            raise AxisListError(self._unreduced_message(None))
 
     def _build(self, operand, result, mesh, result_mesh, shape, itemsize):
         moved = self._all_axes()

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from shardonnay.axes import AxisRef
+from shardonnay.collectives.attributes import AxisRefList
 from shardonnay.ir.core import Block, Op, Value
-from shardonnay.ops.sdy_collectives import AxisRefList
 from shardonnay.sharding import TensorSharding
 
 __all__ = [

@@ -31,6 +31,7 @@ import math
 from collections.abc import Callable, Sequence
 
 from shardonnay.axes import AxisRef
+from shardonnay.collectives.attributes import AllToAllParam, AllToAllParamList, ListOfAxisRefLists
 from shardonnay.collectives.axis_lists import append_or_merge
 from shardonnay.errors import ShardingError
 from shardonnay.export.common_axes import prefix_without_overlap
@@ -39,7 +40,6 @@ from shardonnay.ir.core import Module, Op, Value
 from shardonnay.ir.shardings import mesh_of, sharding_of
 from shardonnay.ir.types import TensorType
 from shardonnay.mesh import Mesh
-from shardonnay.ops.sdy_collectives import AllToAllParam, AllToAllParamList, ListOfAxisRefLists
 from shardonnay.sharding import DimSharding, TensorSharding
 
 __all__ = ["lower_reshard", "reshard_stays", "reshard_to_collectives"]

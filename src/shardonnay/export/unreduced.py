@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from shardonnay.axes import AxisRef
+from shardonnay.collectives.attributes import AxisRefList, ListOfAxisRefLists
 from shardonnay.collectives.axis_lists import mesh_ordered
 from shardonnay.errors import ShardingError
 from shardonnay.export.common_axes import prefix_without_overlap
@@ -28,7 +29,6 @@ from shardonnay.export.insertion import (
 from shardonnay.ir.core import Op, Value
 from shardonnay.ir.shardings import mesh_of, sharding_of
 from shardonnay.mesh import Mesh
-from shardonnay.ops.sdy_collectives import AxisRefList, ListOfAxisRefLists
 from shardonnay.propagation.projection import PrefixStatus, axis_list_prefix_status
 from shardonnay.sharding import TensorSharding
 

@@ -9,6 +9,7 @@ notes: all-to-all, gather, slice, swap.
 
 from __future__ import annotations
 
+from shardonnay.collectives.attributes import AllToAllParam
 from shardonnay.collectives.data_movement import (
     AllGather,
     AllReduce,
@@ -22,7 +23,6 @@ from shardonnay.collectives.data_movement import (
     TileExchange,
 )
 from shardonnay.errors import PartitionError
-from shardonnay.ops.sdy_collectives import AllToAllParam
 from shardonnay.partitioner.reshard.search import AtomSpace, Edge, State
 
 
