@@ -14,7 +14,9 @@ jaxlib 0.10.2 predates `unreduced=max{...}`/`unreduced=min{...}`, so only
 
 from __future__ import annotations
 
+import contextlib
 import math
+import random
 import re
 from collections.abc import Iterator, Sequence
 
@@ -39,6 +41,23 @@ from shardonnay import (
     TensorSharding,
     TensorShardingPerValue,
 )
+from shardonnay.collectives import (
+    SHARDY_COLLECTIVES,
+    AllGather,
+    AllReduce,
+    AllSlice,
+    AllToAll,
+    Collective,
+    CollectivePermute,
+    ReduceScatter,
+    ReplicatedToUnreduced,
+    ShardedToUnreduced,
+)
+from shardonnay.collectives.axis_lists import mesh_ordered
+from shardonnay.errors import IRError, PartitionError
+from shardonnay.ir.verifier import verify
+from shardonnay.syntax.mlir_reader import parse_module
+from shardonnay.testing.sharding_pairs import RANDOM_MESH_AXES, random_sharding
 from shardonnay.testing.strategies import (
     ODD_AXIS_NAMES,
     meshes,
@@ -828,3 +847,298 @@ def mutated_rules(draw: st.DrawFn) -> tuple[str, list[list[int]], list[list[int]
 def test_mutated_rules_get_shardys_verdict(case: tuple[str, list, list, str]) -> None:
     rule, operands, results, _ = case
     assert_same_rule_verdict(rule, operands, results)
+
+
+# -- collectives: the IR verifier (each op's collective) against Shardy's ----------------
+
+COLLECTIVE_MESH = '<["x"=2, "y"=2, "z"=2]>'
+COLLECTIVE_OPERAND = '<@mesh, [{"x"}, {"y"}]>'
+
+
+def collective_module(
+    op: str,
+    operand: str | None = COLLECTIVE_OPERAND,
+    meshes: str = "",
+    rank: int = 2,
+    mesh: str = COLLECTIVE_MESH,
+) -> str:
+    """`op` (no result type) applied to `%arg0`, sharded `operand` (None: no
+    sharding), on `@mesh` = `mesh` and the meshes `meshes` defines."""
+    t = tensor_type([8] * rank)
+    attrs = f" {{sdy.sharding = #sdy.sharding{operand}}}" if operand is not None else ""
+    return (
+        f"sdy.mesh @mesh = {mesh}\n{meshes}"
+        f"func.func @main(%arg0: {t}{attrs}) -> {t} {{\n"
+        f"  %0 = {op} : {t}\n  return %0 : {t}\n}}\n"
+    )
+
+
+def shardy_module_verdict(text: str) -> str | None:
+    """None if Shardy's verifier accepts the module, else its first message."""
+    try:
+        ir.Module.parse(text)
+    except ir.MLIRError as e:
+        return e.error_diagnostics[0].message
+    return None
+
+
+def ours_module_verdict(text: str) -> str | None:
+    """None if `ir.verifier.verify` accepts the module, else its message."""
+    try:
+        verify(parse_module(text))
+    except IRError as e:
+        return str(e)
+    return None
+
+
+def assert_same_collective_verdict(text: str) -> str | None:
+    ours, theirs = ours_module_verdict(text), shardy_module_verdict(text)
+    assert (ours is None) == (theirs is None), f"\n{text}\nshardonnay: {ours}\nshardy:     {theirs}"
+    if theirs is not None:
+        assert theirs in ours, f"\n{text}\nshardonnay: {ours}\nshardy:     {theirs}"
+    return theirs
+
+
+GATHER = 'sdy.all_gather [{}, {"y"}] %arg0'
+PERMUTE = "sdy.collective_permute %arg0"
+R2U = 'sdy.replicated_to_unreduced {"z"} %arg0'
+TWIN_MESH = f"sdy.mesh @twin = {COLLECTIVE_MESH}\n"
+REVERSED_MESH = '<["x"=2, "y"=2, "z"=2], device_ids=[7, 6, 5, 4, 3, 2, 1, 0]>'
+COLLECTIVE_CASES = {
+    # (op, operand sharding or None, extra meshes): accepted
+    "gather": (f'{GATHER} out_sharding=<@mesh, [{{"x"}}, {{}}]>', COLLECTIVE_OPERAND, ""),
+    "gather keeping unreduced axes as Shardy does not check": (
+        f'{GATHER} out_sharding=<@mesh, [{{"x"}}, {{}}], unreduced={{"z"}}>',
+        COLLECTIVE_OPERAND,
+        "",
+    ),
+    "gather to an equal mesh of another name": (
+        f'{GATHER} out_sharding=<@twin, [{{"x"}}, {{}}]>',
+        COLLECTIVE_OPERAND,
+        TWIN_MESH,
+    ),
+    "slice of an operand without sharding": (
+        'sdy.all_slice [{}, {"z"}] %arg0 out_sharding=<@mesh, [{}, {"z"}]>',
+        None,
+        "",
+    ),
+    "all_to_all": (
+        'sdy.all_to_all [{"x"}: 0->1] %arg0 out_sharding=<@mesh, [{}, {"y", "x"}]>',
+        COLLECTIVE_OPERAND,
+        "",
+    ),
+    "permute": (f'{PERMUTE} out_sharding=<@mesh, [{{"y"}}, {{"x"}}]>', COLLECTIVE_OPERAND, ""),
+    "permute to another device order": (
+        f'{PERMUTE} out_sharding=<@reversed, [{{"x"}}, {{"y"}}]>',
+        COLLECTIVE_OPERAND,
+        f"sdy.mesh @reversed = {REVERSED_MESH}\n",
+    ),
+    "all_reduce of an axis the operand does not list unreduced": (
+        'sdy.all_reduce {"z"} %arg0 out_sharding=<@mesh, [{"x"}, {"y"}]>',
+        COLLECTIVE_OPERAND,
+        "",
+    ),
+    "all_reduce of an operand without sharding": (
+        'sdy.all_reduce {"z"} %arg0 out_sharding=<@mesh, [{}, {}]>',
+        None,
+        "",
+    ),
+    "reduce_scatter": (
+        'sdy.reduce_scatter [{}, {"z"}] %arg0 out_sharding=<@mesh, [{"x"}, {"y", "z"}]>',
+        '<@mesh, [{"x"}, {"y"}], unreduced={"z"}>',
+        "",
+    ),
+    "replicated_to_unreduced": (
+        f'{R2U} out_sharding=<@mesh, [{{"x"}}, {{"y"}}], unreduced={{"z"}}>',
+        COLLECTIVE_OPERAND,
+        "",
+    ),
+    "sharded_to_unreduced": (
+        'sdy.sharded_to_unreduced [{"x"}, {}] %arg0 out_sharding=<@mesh, [{}, {"y"}], '
+        'unreduced={"x"}>',
+        COLLECTIVE_OPERAND,
+        "",
+    ),
+    # rejected
+    "gather whose result is not the gathered operand": (
+        f'{GATHER} out_sharding=<@mesh, [{{"y"}}, {{"x"}}]>',
+        COLLECTIVE_OPERAND,
+        "",
+    ),
+    "gather of an axis that is not minor": (
+        'sdy.all_gather [{"x"}, {}] %arg0 out_sharding=<@mesh, [{}, {"y"}]>',
+        '<@mesh, [{"x", "z"}, {"y"}]>',
+        "",
+    ),
+    "gather of an operand without sharding": (
+        f'{GATHER} out_sharding=<@mesh, [{{"x"}}, {{}}]>',
+        None,
+        "",
+    ),
+    "gather axes of another rank": (
+        'sdy.all_gather [{"y"}] %arg0 out_sharding=<@mesh, [{"x"}, {}]>',
+        COLLECTIVE_OPERAND,
+        "",
+    ),
+    "gather to another mesh": (
+        f'{GATHER} out_sharding=<@small, [{{"x"}}, {{}}]>',
+        COLLECTIVE_OPERAND,
+        'sdy.mesh @small = <["x"=2, "y"=2]>\n',
+    ),
+    "all_to_all with unsorted sources": (
+        'sdy.all_to_all [{"y"}: 1->0, {"x"}: 0->1] %arg0 out_sharding=<@mesh, [{"y"}, {"x"}]>',
+        '<@mesh, [{"x"}, {"y"}]>',
+        "",
+    ),
+    "all_to_all out of range": (
+        'sdy.all_to_all [{"x"}: 0->2] %arg0 out_sharding=<@mesh, [{}, {"y", "x"}]>',
+        COLLECTIVE_OPERAND,
+        "",
+    ),
+    "permute changing the sharded size": (
+        f'{PERMUTE} out_sharding=<@mesh, [{{"x", "z"}}, {{"y"}}]>',
+        COLLECTIVE_OPERAND,
+        "",
+    ),
+    "permute to an equal mesh of another name": (
+        f'{PERMUTE} out_sharding=<@twin, [{{"y"}}, {{"x"}}]>',
+        COLLECTIVE_OPERAND,
+        TWIN_MESH,
+    ),
+    "all_reduce changing the dim shardings": (
+        'sdy.all_reduce {"z"} %arg0 out_sharding=<@mesh, [{"x"}, {}]>',
+        COLLECTIVE_OPERAND,
+        "",
+    ),
+    "all_reduce of a sharded axis": (
+        'sdy.all_reduce {"y"} %arg0 out_sharding=<@mesh, [{"x"}, {"y"}]>',
+        COLLECTIVE_OPERAND,
+        "",
+    ),
+    "all_reduce into unreduced axes": (
+        'sdy.all_reduce {"z"} %arg0 out_sharding=<@mesh, [{"x"}, {"y"}], unreduced={"z"}>',
+        '<@mesh, [{"x"}, {"y"}], unreduced={"z"}>',
+        "",
+    ),
+    "all_reduce of an unknown axis": (
+        'sdy.all_reduce {"q"} %arg0 out_sharding=<@mesh, [{"x"}, {"y"}]>',
+        COLLECTIVE_OPERAND,
+        "",
+    ),
+    "replicated_to_unreduced of an unreduced axis": (
+        f'{R2U} out_sharding=<@mesh, [{{"x"}}, {{"y"}}], unreduced={{"z"}}>',
+        '<@mesh, [{"x"}, {"y"}], unreduced={"z"}>',
+        "",
+    ),
+    "replicated_to_unreduced without the new unreduced axes": (
+        f'{R2U} out_sharding=<@mesh, [{{"x"}}, {{"y"}}]>',
+        COLLECTIVE_OPERAND,
+        "",
+    ),
+    "replicated_to_unreduced of unsorted axes": (
+        'sdy.replicated_to_unreduced {"z", "x"} %arg0 '
+        'out_sharding=<@mesh, [{}, {"y"}], unreduced={"x", "z"}>',
+        '<@mesh, [{}, {"y"}]>',
+        "",
+    ),
+    "sharded_to_unreduced of an axis that is not there": (
+        'sdy.sharded_to_unreduced [{"y"}, {}] %arg0 out_sharding=<@mesh, [{}, {"y"}], '
+        'unreduced={"x"}>',
+        COLLECTIVE_OPERAND,
+        "",
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    ("op", "operand", "meshes"), COLLECTIVE_CASES.values(), ids=COLLECTIVE_CASES.keys()
+)
+def test_collective_ops_get_shardys_verdict(op: str, operand: str | None, meshes: str) -> None:
+    assert_same_collective_verdict(collective_module(op, operand, meshes))
+
+
+def test_the_collective_cases_are_both_accepted_and_rejected() -> None:
+    verdicts = [
+        shardy_module_verdict(collective_module(*case)) is None
+        for case in COLLECTIVE_CASES.values()
+    ]
+    assert verdicts.count(True) >= 10 and verdicts.count(False) >= 15
+
+
+def _on_mesh(sharding: TensorSharding) -> TensorSharding:
+    """`sharding` on the mesh named `@mesh`."""
+    return TensorSharding(
+        "mesh", sharding.dims, sharding.replicated, sharding.unreduced, sharding.reduction
+    )
+
+
+def _random_collective(rng: random.Random, operand: TensorSharding, mesh: Mesh) -> Collective:
+    """A collective of a random kind whose axes mostly fit `operand`."""
+    used = operand.all_axes()
+    free = [AxisRef(n) for n in mesh.axis_names if not any(a.name == n for a in used)]
+    dims = [d.axes for d in operand.dims]
+    rank = len(dims)
+
+    def suffix(axes: tuple[AxisRef, ...]) -> tuple[AxisRef, ...]:
+        return axes[len(axes) - rng.randint(0, len(axes)) :]
+
+    def spread(axes: Sequence[AxisRef]) -> list[list[AxisRef]]:
+        lists: list[list[AxisRef]] = [[] for _ in range(rank)]
+        for axis in rng.sample(list(axes), rng.randint(0, len(axes))):
+            lists[rng.randrange(rank)].append(axis)
+        return lists
+
+    kind = rng.choice(SHARDY_COLLECTIVES)
+    if kind in (AllGather, ShardedToUnreduced):
+        return kind([suffix(d) for d in dims])
+    if kind is AllSlice:
+        return AllSlice(spread(free))
+    if kind is ReduceScatter:
+        return ReduceScatter(spread([*operand.unreduced, *free[:1]]))
+    if kind is AllToAll:
+        src = rng.randrange(rank)
+        tgt = rng.choice([d for d in range(rank) if d != src] or [src])
+        return AllToAll.move(suffix(dims[src]) or (AxisRef(mesh.axis_names[0]),), src, tgt)
+    if kind is AllReduce:
+        pool = [*operand.unreduced, *free]
+        return AllReduce(rng.sample(pool, rng.randint(0, min(2, len(pool)))))
+    if kind is ReplicatedToUnreduced:
+        axes = rng.sample(free, rng.randint(1, len(free))) if free else [AxisRef("x")]
+        if rng.random() < 0.8:
+            axes.sort(key=lambda a: a.mesh_sort_key(mesh))
+        return ReplicatedToUnreduced(axes)
+    return CollectivePermute(random_sharding(rng, mesh, rank))
+
+
+def random_collective_modules(seed: int, count: int) -> Iterator[str]:
+    """Modules of one collective each: the operand sharded at random (or not
+    at all); the claimed result the rule's, with its unreduced axes changed, or
+    a random sharding."""
+    rng = random.Random(seed)
+    for _ in range(count):
+        mesh = Mesh(rng.choice(RANDOM_MESH_AXES))
+        rank = rng.randint(1, 3)
+        operand = random_sharding(rng, mesh, rank)
+        collective = _random_collective(rng, operand, mesh)
+        result = random_sharding(rng, mesh, rank)
+        if isinstance(collective, CollectivePermute):
+            result = collective.target
+        elif rng.random() < 0.6:
+            with contextlib.suppress(PartitionError):
+                result = collective.result_sharding(operand, mesh)
+        if rng.random() < 0.25:
+            free = [a for a in mesh_ordered([AxisRef(n) for n in mesh.axis_names], mesh)]
+            free = [a for a in free if not any(a.overlaps(b) for b in result.dim_axes())]
+            unreduced = tuple(a for a in free if rng.random() < 0.5)
+            result = TensorSharding(mesh, result.dims, unreduced=unreduced)
+        attr = collective.axes_attribute()
+        axes = f"{attr.body()} " if attr is not None else ""
+        op = f"{collective.op_name} {axes}%arg0 out_sharding={_on_mesh(result).body()}"
+        given = None if rng.random() < 0.1 else _on_mesh(operand).body()
+        yield collective_module(op, given, rank=rank, mesh=str(mesh))
+
+
+def test_random_collective_ops_get_shardys_verdict() -> None:
+    verdicts = [assert_same_collective_verdict(t) for t in random_collective_modules(5, 300)]
+    accepted = verdicts.count(None)
+    assert accepted >= 60 and len(verdicts) - accepted >= 60, accepted
