@@ -30,7 +30,7 @@ from shardonnay.ir.attributes import EnumAttr
 from shardonnay.ir.core import Op, Value
 from shardonnay.ir.types import TensorType, Type
 from shardonnay.ops.registry import OpDef, mark_inherent, register
-from shardonnay.ops.traits import BROADCASTING_ELEMENTWISE, ELEMENTWISE, Combiner
+from shardonnay.ops.traits import BROADCASTING_ELEMENTWISE, ELEMENTWISE, EXACT_RULE, Combiner
 from shardonnay.sharding_rule import OpShardingRule, RuleBuilder
 
 DEFAULT_ACCURACY = "#stablehlo.result_accuracy<mode = #stablehlo.result_accuracy_mode<DEFAULT>>"
@@ -790,9 +790,9 @@ for _name, (_fn, _result) in _BINARY.items():
     _traits = {ELEMENTWISE, *([_COMBINERS[_name]] if _name in _COMBINERS else [])}
     register(f"stablehlo.{_name}", ElementwiseOp(2, _fn, _result), traits=_traits)
 
-register("stablehlo.compare", CompareOp(), traits={ELEMENTWISE})
+register("stablehlo.compare", CompareOp(), traits={ELEMENTWISE, EXACT_RULE})
 # A scalar predicate (bounds) applies to every element: StableHLO's BroadcastingElementwise.
-register("stablehlo.select", SelectOp(), traits={BROADCASTING_ELEMENTWISE})
-register("stablehlo.clamp", ClampOp(), traits={BROADCASTING_ELEMENTWISE})
+register("stablehlo.select", SelectOp(), traits={BROADCASTING_ELEMENTWISE, EXACT_RULE})
+register("stablehlo.clamp", ClampOp(), traits={BROADCASTING_ELEMENTWISE, EXACT_RULE})
 
 __all__ = ["DEFAULT_ACCURACY", "ClampOp", "CompareOp", "ElementwiseOp", "SelectOp"]

@@ -17,7 +17,7 @@ import numpy as np
 from shardonnay.errors import IRError
 from shardonnay.ir.core import Op
 from shardonnay.ir.types import Type
-from shardonnay.ops.linalg import add_dim_factor, finish_rule
+from shardonnay.ops.linalg import add_dim_factor, finish_rule, i64_list
 from shardonnay.ops.registry import OpDef, register
 from shardonnay.ops.shape import (
     check_result,
@@ -32,7 +32,9 @@ from shardonnay.ops.shape import (
 from shardonnay.ops.traits import (
     COPIES_ELEMENTS,
     DYNAMIC_SLICING,
+    EXACT_RULE,
     ConservativeRule,
+    MovesElements,
     NeedsCommunication,
 )
 from shardonnay.sharding_rule import OpShardingRule, RuleBuilder
@@ -42,11 +44,43 @@ from shardonnay.sharding_rule import OpShardingRule, RuleBuilder
 _SLICE_ATTRS = ("start_indices", "limit_indices", "strides")
 
 
+def _sliced_dims(op: Op) -> set[int]:
+    """The dims a slice moves elements along: those it does not take whole."""
+    shape = op.operands[0].type.shape
+    bounds = zip(
+        i64_list(op, "start_indices"),
+        i64_list(op, "limit_indices"),
+        i64_list(op, "strides", (1,) * len(shape)),
+        strict=True,
+    )
+    return {d for d, b in enumerate(bounds) if b != (0, shape[d], 1)}
+
+
+def _dynamically_sliced_dims(op: Op) -> set[int]:
+    """The dims a dynamic_slice moves elements along: those it does not take whole."""
+    shape = op.operands[0].type.shape
+    return {d for d, n in enumerate(i64_list(op, "slice_sizes")) if n != shape[d]}
+
+
+def _updated_dims(op: Op) -> set[int]:
+    """The dims a dynamic_update_slice moves elements along: those its update
+    does not cover whole."""
+    shape, update = op.operands[0].type.shape, op.operands[1].type.shape
+    return {d for d in range(len(shape)) if update[d] != shape[d]}
+
+
 class SliceOp(OpDef):
     """`stablehlo.slice %x [0:4, 2:8:2] : (tensor<8x16xf32>) -> tensor<4x3xf32>`:
     `start:limit:stride` per axis, the stride printed only when not 1."""
 
-    traits = frozenset({COPIES_ELEMENTS, ConservativeRule(blocks_moving_factors=True)})
+    traits = frozenset(
+        {
+            COPIES_ELEMENTS,
+            EXACT_RULE,
+            MovesElements(_sliced_dims),
+            ConservativeRule(blocks_moving_factors=True),
+        }
+    )
 
     def parse(self, p, name: str) -> Op:
         operand = p.operand()
@@ -162,7 +196,7 @@ class DynamicSliceOp(OpDef):
     """`stablehlo.dynamic_slice %x, %i, %j, sizes = [2, 2]
     : (tensor<8x16xf32>, tensor<i32>, tensor<i32>) -> tensor<2x2xf32>`."""
 
-    traits = frozenset({DYNAMIC_SLICING})
+    traits = frozenset({DYNAMIC_SLICING, EXACT_RULE, MovesElements(_dynamically_sliced_dims)})
 
     def parse(self, p, name: str) -> Op:
         operands = [p.operand()]
@@ -222,6 +256,8 @@ class DynamicUpdateSliceOp(OpDef):
     traits = frozenset(
         {
             DYNAMIC_SLICING,
+            EXACT_RULE,
+            MovesElements(_updated_dims),
             NeedsCommunication(
                 "its updated dims are pass-through factors: each shard applies the update at "
                 "its global offset"

@@ -37,7 +37,7 @@ from shardonnay.ir.attributes import (
 from shardonnay.ir.core import Op
 from shardonnay.ir.types import TensorType, Type
 from shardonnay.ops.registry import OpDef, mark_inherent, register
-from shardonnay.ops.traits import CONTRACTION
+from shardonnay.ops.traits import CONTRACTION, EXACT_RULE
 from shardonnay.sharding_rule import OpShardingRule, RuleBuilder
 
 # -- shared helpers (also used by the reduction ops) --------------------------------------------
@@ -259,7 +259,7 @@ class DotGeneralOp(OpDef):
     """`stablehlo.dot_general %a, %b, batching_dims = [0] x [0], contracting_dims =
     [2] x [1], precision = [DEFAULT, DEFAULT], algorithm = <...> {attrs} : (...) -> t`."""
 
-    traits = frozenset({CONTRACTION})
+    traits = frozenset({CONTRACTION, EXACT_RULE})
 
     _OWN = ("dot_dimension_numbers", "precision_config", "algorithm")
 
@@ -409,7 +409,7 @@ class DotOp(OpDef):
     """`stablehlo.dot %a, %b, precision = [HIGH, DEFAULT] : (...) -> t`: a vector or
     matrix product (rank 1 or 2 operands, contracting lhs's last with rhs's first)."""
 
-    traits = frozenset({CONTRACTION})
+    traits = frozenset({CONTRACTION, EXACT_RULE})
 
     def parse(self, p, name: str) -> Op:
         operands = [p.operand()]

@@ -44,7 +44,8 @@ from shardonnay.ops.linalg import (
     tensor_type,
 )
 from shardonnay.ops.registry import OpDef, lookup, mark_inherent, register
-from shardonnay.ops.traits import ConservativeRule
+from shardonnay.ops.shape import dimension_moved
+from shardonnay.ops.traits import EXACT_RULE, ConservativeRule, MovesElements
 from shardonnay.sharding_rule import OpShardingRule, RuleBuilder
 
 
@@ -203,6 +204,8 @@ def tree_reduce(
 class ReduceOp(OpDef):
     """`stablehlo.reduce(%x init: %c) applies stablehlo.add across dimensions = [1] : ...`
     or the full form with a `reducer(...) (...) { ... }` region."""
+
+    traits = frozenset({EXACT_RULE})
 
     def parse(self, p, name: str) -> Op:
         inputs, inits = [], []
@@ -457,12 +460,30 @@ def _windows(
     return np.stack(values, axis=-1), np.stack(masks, axis=-1)
 
 
+def _windowed_dims(op: Op) -> set[int]:
+    """The dims a reduce_window or select_and_scatter moves elements along:
+    those its windows, strides, dilations or padding do not leave alone."""
+    rank = len(op.operands[0].type.shape)
+    window = i64_list(op, "window_dimensions")
+    strides = i64_list(op, "window_strides", (1,) * rank)
+    base = i64_list(op, "base_dilations", (1,) * rank)
+    dilations = i64_list(op, "window_dilations", (1,) * rank)
+    padding = padding_pairs(op, rank)
+    return {
+        d
+        for d in range(rank)
+        if (window[d], strides[d], base[d], dilations[d], tuple(padding[d])) != (1, 1, 1, 1, (0, 0))
+    }
+
+
 class ReduceWindowOp(OpDef):
     """`"stablehlo.reduce_window"(%x, %init) <{window_dimensions = array<i64: 2, 2>,
     window_strides = ..., base_dilations = ..., window_dilations = ..., padding =
     dense<...> : tensor<Nx2xi64>}> ({ body }) : (...) -> ...` (generic form only)."""
 
-    traits = frozenset({ConservativeRule(blocks_moving_factors=True)})
+    traits = frozenset(
+        {EXACT_RULE, MovesElements(_windowed_dims), ConservativeRule(blocks_moving_factors=True)}
+    )
 
     def _window(self, op: Op, rank: int) -> tuple:
         ones = (1,) * rank
@@ -548,7 +569,9 @@ class SelectAndScatterOp(OpDef):
     each window of `operand` selects one element (the first that `select` keeps
     against all later ones); `scatter` adds the window's `source` value there."""
 
-    traits = frozenset({ConservativeRule(blocks_moving_factors=True)})
+    traits = frozenset(
+        {EXACT_RULE, MovesElements(_windowed_dims), ConservativeRule(blocks_moving_factors=True)}
+    )
 
     def infer_types(self, op: Op) -> list[Type] | None:
         t = tensor_type(op, op.operands[0].type, "operand")
@@ -631,6 +654,8 @@ class SortOp(OpDef):
     ^bb0(%lhs_a, %rhs_a, %lhs_b, %rhs_b): ... return %less }) : ...`: sorts all
     operands along `dimension` by the comparator (stably: a comparator is a
     strict weak order, equal elements keep their order)."""
+
+    traits = frozenset({EXACT_RULE, MovesElements(dimension_moved)})
 
     def infer_types(self, op: Op) -> list[Type] | None:
         return [v.type for v in op.operands]
@@ -774,6 +799,8 @@ def reduce_precision(x: np.ndarray, exponent_bits: int, mantissa_bits: int) -> n
 
 class ReducePrecisionOp(OpDef):
     """`stablehlo.reduce_precision %x, format = e5m10 : tensor<...>`."""
+
+    traits = frozenset({EXACT_RULE})
 
     _OWN = ("exponent_bits", "mantissa_bits")
 

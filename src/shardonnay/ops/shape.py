@@ -27,11 +27,14 @@ from shardonnay.ir.attributes import DenseArrayAttr, IntegerAttr
 from shardonnay.ir.core import Op, Value
 from shardonnay.ir.types import FunctionType, TensorType, Type
 from shardonnay.ops.elementwise import pointwise_rule
+from shardonnay.ops.linalg import i64_list
 from shardonnay.ops.registry import OpDef, mark_inherent, register
 from shardonnay.ops.traits import (
     COPIES_ELEMENTS,
+    EXACT_RULE,
     PASS_THROUGH,
     ConservativeRule,
+    MovesElements,
     NeedsCommunication,
 )
 from shardonnay.sharding_rule import OpShardingRule, RuleBuilder
@@ -117,6 +120,29 @@ def write_list(values) -> str:
 # -- broadcast_in_dim -----------------------------------------------------------------------------
 
 
+def dimension_moved(op: Op) -> set[int]:
+    """The dim along which a concatenate or a sort moves elements: its
+    `dimension` attribute (negative counts from the end)."""
+    rank = len(op.operands[0].type.shape)
+    return {op.attributes["dimension"].value % max(rank, 1)}
+
+
+def _reversed_dims(op: Op) -> set[int]:
+    """The dims a reverse moves elements along: those it reverses."""
+    return set(i64_list(op, "dimensions"))
+
+
+def _padded_dims(op: Op) -> set[int]:
+    """The dims a pad moves elements along: those with some padding."""
+    sides = zip(
+        i64_list(op, "edge_padding_low"),
+        i64_list(op, "edge_padding_high"),
+        i64_list(op, "interior_padding"),
+        strict=True,
+    )
+    return {d for d, pads in enumerate(sides) if pads != (0, 0, 0)}
+
+
 class BroadcastInDimOp(OpDef):
     """`stablehlo.broadcast_in_dim %x, dims = [0] : (tensor<8xf32>) -> tensor<8x4xf32>`.
 
@@ -124,7 +150,7 @@ class BroadcastInDimOp(OpDef):
     is broadcast to the result's size.
     """
 
-    traits = frozenset({COPIES_ELEMENTS})
+    traits = frozenset({COPIES_ELEMENTS, EXACT_RULE})
 
     def parse(self, p, name: str) -> Op:
         operand = p.operand()
@@ -199,7 +225,7 @@ class BroadcastInDimOp(OpDef):
 class ReshapeOp(OpDef):
     """`stablehlo.reshape %x : (tensor<8xf32>) -> tensor<2x4xf32>` (row-major order)."""
 
-    traits = frozenset({COPIES_ELEMENTS, PASS_THROUGH})
+    traits = frozenset({COPIES_ELEMENTS, PASS_THROUGH, EXACT_RULE})
 
     def parse(self, p, name: str) -> Op:
         return finish(p, name, [p.operand()], {}, ())
@@ -240,7 +266,7 @@ class TransposeOp(OpDef):
     """`stablehlo.transpose %x, dims = [1, 0] : (tensor<8x4xf32>) -> tensor<4x8xf32>`:
     result axis `i` is operand axis `dims[i]`."""
 
-    traits = frozenset({COPIES_ELEMENTS, PASS_THROUGH})
+    traits = frozenset({COPIES_ELEMENTS, PASS_THROUGH, EXACT_RULE})
 
     def parse(self, p, name: str) -> Op:
         operand = p.operand()
@@ -294,7 +320,14 @@ class ConcatenateOp(OpDef):
     """`stablehlo.concatenate %a, %b, dim = 0
     : (tensor<2x4xf32>, tensor<3x4xf32>) -> tensor<5x4xf32>`."""
 
-    traits = frozenset({COPIES_ELEMENTS, ConservativeRule(unshared_dims=concatenated_dims)})
+    traits = frozenset(
+        {
+            COPIES_ELEMENTS,
+            EXACT_RULE,
+            MovesElements(dimension_moved),
+            ConservativeRule(unshared_dims=concatenated_dims),
+        }
+    )
 
     def parse(self, p, name: str) -> Op:
         operands = [p.operand()]
@@ -372,7 +405,7 @@ def _reassembles_slices(op: Op) -> bool:
 class ReverseOp(OpDef):
     """`stablehlo.reverse %x, dims = [0] : tensor<8x4xf32>` (one type: operand = result)."""
 
-    traits = frozenset({COPIES_ELEMENTS})
+    traits = frozenset({COPIES_ELEMENTS, EXACT_RULE, MovesElements(_reversed_dims)})
 
     def parse(self, p, name: str) -> Op:
         operand = p.operand()
@@ -446,6 +479,8 @@ class PadOp(OpDef):
     traits = frozenset(
         {
             COPIES_ELEMENTS,
+            EXACT_RULE,
+            MovesElements(_padded_dims),
             ConservativeRule(blocks_moving_factors=True),
             NeedsCommunication(
                 "a dim whose padding shifts it without changing its size is a pass-through "

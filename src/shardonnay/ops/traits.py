@@ -47,6 +47,7 @@ __all__ = [
     "DEVICE_ID",
     "DYNAMIC_SLICING",
     "ELEMENTWISE",
+    "EXACT_RULE",
     "GRID_ANNOTATION",
     "GROUPED_DEVICES",
     "ISOLATED_FROM_ABOVE",
@@ -116,6 +117,10 @@ class Trait(enum.Enum):
     # Calls the function its `callee` attribute names on its operands
     # (MLIR's `CallOpInterface`).
     CALL = "call"
+    # Its sharding rule says all that moves data between positions (but along
+    # the dims its `MovesElements` trait names): run on values split as the
+    # rule's factors allow, each device computes its part of the result.
+    EXACT_RULE = "exact rule"
     # Every result element is a copy of an operand element (or of a padding
     # value), at a position the op's attributes alone decide.
     COPIES_ELEMENTS = "copies elements"
@@ -156,6 +161,7 @@ GROUPED_DEVICES = Trait.GROUPED_DEVICES
 DEVICE_ID = Trait.DEVICE_ID
 CONTROL_FLOW = Trait.CONTROL_FLOW
 CALL = Trait.CALL
+EXACT_RULE = Trait.EXACT_RULE
 COPIES_ELEMENTS = Trait.COPIES_ELEMENTS
 CONTRACTION = Trait.CONTRACTION
 PASS_THROUGH = Trait.PASS_THROUGH

@@ -31,9 +31,10 @@ from shardonnay.ir.types import TensorType
 from shardonnay.mesh import Mesh
 from shardonnay.ops.chlo import ElementwiseOp as ChloElementwiseOp
 from shardonnay.ops.elementwise import ElementwiseOp
-from shardonnay.ops.linalg import i64_list, padding_pairs
+from shardonnay.ops.linalg import i64_list
 from shardonnay.ops.registry import lookup
 from shardonnay.ops.rules import rule_for
+from shardonnay.ops.traits import EXACT_RULE, MovesElements, has_trait, trait_of
 from shardonnay.partitioner.local.context import I64, LocalContext, axes_size, partition_error
 from shardonnay.partitioner.local.layout import gather_dims, slice_dims, spread
 from shardonnay.propagation.projection import project_tensor
@@ -42,31 +43,6 @@ from shardonnay.sharding_rule import OpShardingRule
 
 # Ops whose results do not depend on where along a result-only factor they are.
 _POSITION_FREE = ("stablehlo.broadcast_in_dim",)
-# Ops whose sharding rules say all that moves data: their pass-through factors
-# stay local (with the dims `moving_dims` names made whole). Other ops with
-# sharded values run on whole values.
-_TRUSTED = (
-    "stablehlo.broadcast_in_dim",
-    "stablehlo.reshape",
-    "stablehlo.transpose",
-    "stablehlo.select",
-    "stablehlo.clamp",
-    "stablehlo.compare",
-    "stablehlo.map",
-    "stablehlo.reduce_precision",
-    "stablehlo.dot_general",
-    "stablehlo.dot",
-    "stablehlo.reduce",
-    "stablehlo.concatenate",
-    "stablehlo.slice",
-    "stablehlo.pad",
-    "stablehlo.reverse",
-    "stablehlo.sort",
-    "stablehlo.dynamic_slice",
-    "stablehlo.dynamic_update_slice",
-    "stablehlo.reduce_window",
-    "stablehlo.select_and_scatter",
-)
 
 
 def is_elementwise(op: Op) -> bool:
@@ -75,47 +51,9 @@ def is_elementwise(op: Op) -> bool:
 
 def moving_dims(op: Op) -> set[int]:
     """The dims of operand 0 along which `op` moves elements to other positions
-    (whatever its sharding rule says about them)."""
-    name, shape = op.name, op.operands[0].type.shape if op.operands else ()
-    rank = len(shape)
-    if name == "stablehlo.pad":
-        sides = zip(
-            i64_list(op, "edge_padding_low"),
-            i64_list(op, "edge_padding_high"),
-            i64_list(op, "interior_padding"),
-            strict=True,
-        )
-        return {d for d, pads in enumerate(sides) if pads != (0, 0, 0)}
-    if name == "stablehlo.slice":
-        bounds = zip(
-            i64_list(op, "start_indices"),
-            i64_list(op, "limit_indices"),
-            i64_list(op, "strides", (1,) * rank),
-            strict=True,
-        )
-        return {d for d, b in enumerate(bounds) if b != (0, shape[d], 1)}
-    if name == "stablehlo.reverse":
-        return set(i64_list(op, "dimensions"))
-    if name in ("stablehlo.concatenate", "stablehlo.sort"):
-        return {op.attributes["dimension"].value % max(rank, 1)}
-    if name in ("stablehlo.reduce_window", "stablehlo.select_and_scatter"):
-        window = i64_list(op, "window_dimensions")
-        strides = i64_list(op, "window_strides", (1,) * rank)
-        base = i64_list(op, "base_dilations", (1,) * rank)
-        dilations = i64_list(op, "window_dilations", (1,) * rank)
-        padding = padding_pairs(op, rank)
-        return {
-            d
-            for d in range(rank)
-            if (window[d], strides[d], base[d], dilations[d], tuple(padding[d]))
-            != (1, 1, 1, 1, (0, 0))
-        }
-    if name == "stablehlo.dynamic_slice":
-        return {d for d, n in enumerate(i64_list(op, "slice_sizes")) if n != shape[d]}
-    if name == "stablehlo.dynamic_update_slice":
-        update = op.operands[1].type.shape
-        return {d for d in range(rank) if update[d] != shape[d]}
-    return set()
+    (whatever its sharding rule says about them): its `MovesElements` trait."""
+    moves = trait_of(op, MovesElements)
+    return moves.dims_of(op) if moves is not None else set()
 
 
 @dataclass(frozen=True)
@@ -155,10 +93,11 @@ def pointwise_rule(op: Op) -> OpShardingRule | None:
 
 def rule_of(op: Op) -> OpShardingRule | None:
     """The rule to plan `op` by: its sharding rule if the rule tells all that
-    moves data (None for other ops: they run on whole values)."""
+    moves data (elementwise ops, ops with the `EXACT_RULE` trait; None for
+    other ops: they run on whole values)."""
     if is_elementwise(op):
         return rule_for(op) or pointwise_rule(op)
-    if op.name in _TRUSTED:
+    if has_trait(op, EXACT_RULE):
         return rule_for(op)
     return None
 
