@@ -33,7 +33,20 @@ SOURCE = Path(__file__).resolve().parents[1] / "src" / PACKAGE
 # package root (`shardonnay/__init__.py`, the public front door).
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("foundations", ("errors", "progress", "syntax.cursor")),
-    ("values", ("axes", "mesh", "sharding", "layout", "layout_report", "sharding_rule")),
+    # `interop.shard_dialect` converts the shard dialect's `split_axes` to and from
+    # shardings with these values alone; the dialect's op definitions read theirs with it.
+    (
+        "values",
+        (
+            "axes",
+            "mesh",
+            "sharding",
+            "layout",
+            "layout_report",
+            "sharding_rule",
+            "interop.shard_dialect",
+        ),
+    ),
     # The op registry and the traits it answers for (`has_trait(op, DATA_FLOW)`)
     # import no op definition (the families register themselves when first
     # looked up), so the IR may ask an op's facts: the sharding accessor asks
@@ -41,11 +54,13 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("ir", ("ir", "ops.registry", "ops.traits")),
     ("collectives", ("collectives",)),
     ("ops", ("ops",)),
-    # The reader and writer dispatch to the op definitions; the verifier runs them.
-    ("syntax", ("syntax", "ir.verifier")),
+    # The reader and writer dispatch to the op definitions; the verifier runs them;
+    # values are named as the writer prints them (`ir.naming`).
+    ("syntax", ("syntax", "ir.verifier", "ir.naming")),
     # The reference interpreter runs the ops' semantics on numpy arrays (it needs
     # only ir and the op registry): the oracle of the checks and passes above it.
-    ("interpreter", ("runtime.interpreter",)),
+    # A manual computation's body runs on its devices in lockstep (`runtime.devices`).
+    ("interpreter", ("runtime.interpreter", "runtime.devices")),
     ("propagation", ("propagation",)),
     ("export", ("export",)),
     # The checks of propagated modules compare with what the whole pipeline does
@@ -73,7 +88,8 @@ LAZY_DEPENDENCIES = frozenset(
         "matplotlib",
         "torch",
         "rich",
-        "hypothesis",
+        "hypothesis",  # the test extras, which shardonnay.testing uses
+        "pytest",
         "ml_dtypes",  # bfloat16 and the float8 types, looked up on first use
     }
 )
