@@ -7,12 +7,14 @@ Needs the `jax` extra (tests that use it start with `pytest.importorskip("jax")`
     assert_interpreter_matches_jax(lambda a: jnp.transpose(a) * 2, x)
 
 JAX lowers the function to StableHLO text; jaxlib prints it in the generic
-form, which shardonnay reads, verifies and runs on the same arguments.
+form, which shardonnay reads, verifies and runs on the same arguments. A
+test helper: it skips (pytest) a program whose ops have no semantics yet.
 """
 
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from shardonnay.ir.core import Module
 from shardonnay.ir.verifier import verify
@@ -43,8 +45,6 @@ def assert_interpreter_matches_jax(f, *args, rtol: float = 1e-5) -> None:
 
 def require_semantics(module: Module) -> None:
     """Skips (pytest) when an op of `module` has no semantics registered."""
-    import pytest
-
     for op in module.walk():
         if op.name.startswith("func.") or op.name.endswith(".return"):
             continue
