@@ -51,6 +51,7 @@ from shardonnay.ir.attributes import IntegerAttr, dict_str
 from shardonnay.ir.core import Block, Module, Op, Value
 from shardonnay.ir.naming import find_value, value_names
 from shardonnay.ir.shardings import sharding_of
+from shardonnay.ops.traits import SHARDING_ANNOTATION, has_trait
 from shardonnay.pipeline import propagation_pipeline
 from shardonnay.propagation.debugging.origins import sharding_origins
 from shardonnay.propagation.debugging.recording import (
@@ -573,7 +574,7 @@ class Explanation:
             return f"input {i}{where} ({self.name(ref)}{known})"
         op = _defining_op(ref)
         name = self.name(ref)
-        if op is not None and op.name in ("sdy.sharding_constraint", "sdy.reshard"):
+        if op is not None and has_trait(op, SHARDING_ANNOTATION):
             label = self.recorder.names[0].get(op, "")
             if label or op.name == "sdy.sharding_constraint":
                 return f"sharding constraint {label} ({name})".replace("  ", " ")

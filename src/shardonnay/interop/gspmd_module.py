@@ -71,6 +71,7 @@ from shardonnay.interop.gspmd_shard_map import (
 from shardonnay.ir.attributes import IntegerAttr, SymbolRefAttr
 from shardonnay.ir.core import Func, Module, Op, Value
 from shardonnay.mesh import Mesh
+from shardonnay.ops.traits import SHARDING_ANNOTATION, has_trait
 from shardonnay.sharding import DimSharding, TensorSharding, TensorShardingPerValue
 
 __all__ = ["export_gspmd", "import_gspmd", "parse_hlo_shardings"]
@@ -226,7 +227,7 @@ class _Exporter:
 
     def export(self, op: Op) -> None:
         manual = self.manual_axes(op)
-        if op.name in ("sdy.sharding_constraint", "sdy.reshard"):
+        if has_trait(op, SHARDING_ANNOTATION):
             sharding = op.attributes["sharding"]
             attrs = {
                 "call_target_name": SHARDING,

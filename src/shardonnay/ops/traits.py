@@ -63,6 +63,7 @@ __all__ = [
     "NeedsCommunication",
     "Trait",
     "has_trait",
+    "is_elementwise",
     "names_with",
     "trait_of",
     "traits_of",
@@ -276,6 +277,19 @@ def has_trait(op_or_name: Op | str, trait: Trait | type) -> bool:
 def trait_of(op_or_name: Op | str, kind: type) -> ParametrisedTrait | None:
     """The op's parametrised trait of class `kind`, or None."""
     return next((t for t in traits_of(op_or_name) if isinstance(t, kind)), None)
+
+
+def is_elementwise(op: Op) -> bool:
+    """Whether Shardy treats `op` as elementwise (its `isElementwise`: no
+    sideways propagation between operands; a pure one of constants is a
+    constant expression): an op with the `ELEMENTWISE` or
+    `BROADCASTING_ELEMENTWISE` trait, or a `stablehlo.bitcast_convert` that
+    keeps the shape (between element types of one bit width)."""
+    if has_trait(op, ELEMENTWISE) or has_trait(op, BROADCASTING_ELEMENTWISE):
+        return True
+    if op.name == "stablehlo.bitcast_convert":
+        return op.operands[0].type.shape == op.results[0].type.shape
+    return False
 
 
 def names_with(trait: Trait | type) -> tuple[str, ...]:

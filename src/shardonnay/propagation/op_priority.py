@@ -24,13 +24,7 @@ from collections.abc import Callable
 
 from shardonnay.ir.core import Op
 from shardonnay.ir.types import TensorType
-from shardonnay.ops.traits import (
-    BROADCASTING_ELEMENTWISE,
-    DYNAMIC_SLICING,
-    ELEMENTWISE,
-    PASS_THROUGH,
-    has_trait,
-)
+from shardonnay.ops.traits import DYNAMIC_SLICING, PASS_THROUGH, has_trait, is_elementwise
 from shardonnay.propagation.data_flow import DataFlowEdge
 from shardonnay.propagation.factor_propagation import PropagationDirection
 from shardonnay.sharding_rule import OpShardingRule
@@ -43,18 +37,6 @@ Item = Op | DataFlowEdge
 
 # The direction of each factor of a rule.
 Directions = tuple[PropagationDirection, ...]
-
-
-def is_elementwise(op: Op) -> bool:
-    """Ops Shardy treats as elementwise (no sideways propagation between
-    operands): those with the `ELEMENTWISE` or `BROADCASTING_ELEMENTWISE`
-    trait, and a `stablehlo.bitcast_convert` that keeps the shape (between
-    element types of one bit width)."""
-    if has_trait(op, ELEMENTWISE) or has_trait(op, BROADCASTING_ELEMENTWISE):
-        return True
-    if op.name == "stablehlo.bitcast_convert":
-        return op.operands[0].type.shape == op.results[0].type.shape
-    return False
 
 
 def _intersection(a: PropagationDirection, b: PropagationDirection) -> PropagationDirection:

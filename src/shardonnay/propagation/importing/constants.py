@@ -25,8 +25,8 @@ from collections.abc import Iterator
 from shardonnay.ir.attributes import SymbolRefAttr
 from shardonnay.ir.core import Block, Func, Module, Op, Value
 from shardonnay.ir.types import TensorType
-from shardonnay.ops.elementwise import ElementwiseOp
 from shardonnay.ops.registry import is_registered, lookup
+from shardonnay.ops.traits import is_elementwise
 from shardonnay.propagation.importing.flatten_call_graph import FunctionCopier
 
 __all__ = ["constant_or_scalar_merger", "constant_or_scalar_splitter"]
@@ -40,12 +40,6 @@ def _is_pure(op: Op) -> bool:
     return is_registered(op.name) and lookup(op.name).pure and not op.regions
 
 
-def _is_elementwise(op: Op) -> bool:
-    if op.name in ("stablehlo.compare", "stablehlo.select", "stablehlo.clamp"):
-        return True
-    return is_registered(op.name) and isinstance(lookup(op.name), ElementwiseOp)
-
-
 def _is_constant_preserving(op: Op) -> bool:
     """A pure broadcast, reshape, slice or elementwise op: constant when its
     operands are."""
@@ -53,7 +47,7 @@ def _is_constant_preserving(op: Op) -> bool:
         "stablehlo.broadcast_in_dim",
         "stablehlo.reshape",
         "stablehlo.slice",
-    ) or _is_elementwise(op)
+    ) or is_elementwise(op)
     return preserving and _is_pure(op)
 
 
