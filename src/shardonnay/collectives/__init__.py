@@ -6,7 +6,8 @@ Each collective is a value (`AllGather(dims, ...)`, `AllReduce(axes)`, ...):
 `result_sharding(operand, mesh)` is the rule, `check(...)` Shardy's verifier
 of the op (which `shardonnay.ops.sdy_collectives` runs for the IR verifier),
 `exchange(...)` what each device sends and receives, `bytes_received(...)`
-the traffic, `algorithm` how the cost model moves it. `SHARDY_COLLECTIVES`
+its bytes, `traffic(...)` what the cost model's algorithm moves (the
+algorithms of all collective kinds are in `traffic`). `SHARDY_COLLECTIVES`
 lists one class per `sdy.*` op; `from_attributes(op.attributes)` reads the
 value an op performs. The reshard planner (`shardonnay.reshard_plan`)
 composes them into plans.
@@ -20,6 +21,7 @@ from shardonnay.collectives.data_movement import (
     AllToAll,
     CollectivePermute,
     TileExchange,
+    collective_of,
 )
 from shardonnay.collectives.reductions import (
     AllReduce,
@@ -40,4 +42,5 @@ __all__ = [
     "ReplicatedToUnreduced",
     "ShardedToUnreduced",
     "TileExchange",
+    "collective_of",
 ]

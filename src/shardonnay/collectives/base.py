@@ -36,6 +36,7 @@ from shardonnay.collectives.exchange import (
     groups,
     regions,
 )
+from shardonnay.collectives.traffic import Traffic, ring_traffic
 from shardonnay.errors import PartitionError, ShardingError
 from shardonnay.mesh import Mesh
 from shardonnay.sharding import DimSharding, TensorSharding, verify_axis_ref_lists
@@ -65,8 +66,7 @@ class Collective(ABC):
     collective's axes (also the value's field) and `axes_kind` its attribute
     class (None for `sdy.collective_permute`, which has none);
     `needs_operand_sharding`, whether Shardy rejects the op on an operand
-    without a sharding; `may_change_mesh`; `algorithm`, how the cost model
-    assumes the devices move the data.
+    without a sharding; `may_change_mesh`.
     """
 
     op_name: ClassVar[str]
@@ -74,7 +74,6 @@ class Collective(ABC):
     axes_kind: ClassVar[Any] = None
     needs_operand_sharding: ClassVar[bool] = True
     may_change_mesh: ClassVar[bool] = False
-    algorithm: ClassVar[str] = "local (no communication)"
 
     @classmethod
     def from_attributes(cls, attributes: Mapping[str, Any]) -> Collective:
@@ -238,6 +237,39 @@ match expected sharding ["x"] on dimension 0
     @abstractmethod
     def _build(self, operand, result, mesh, result_mesh, shape, itemsize) -> Exchange:
         """The exchange from `operand` on `mesh` to `result` on `result_mesh`."""
+
+    # -- cost -----------------------------------------------------------------------
+
+    @classmethod
+    def traffic(
+        cls,
+        groups: Sequence[Sequence[int]],
+        num_devices: int,
+        buffers: tuple[Sequence[int], Sequence[int]],
+        itemsize: int,
+    ) -> Traffic:
+        """(sent, received, steps) per device of the cost model's algorithm
+        (`traffic.ALGORITHMS`) among `groups` of devices, each holding a buffer
+        of shape `buffers[0]` before and `buffers[1]` after: a ring passes
+        `_ring_chunk` on, a local collective moves nothing. (A permute's
+        traffic follows the pairs of devices it connects: `pair_traffic`.)
+
+        >>> from shardonnay.collectives import AllGather
+        >>> AllGather([("x",)]).traffic([(0, 1)], 2, ((4,), (8,)), 4)
+        ([16, 16], [16, 16], 1)
+        """
+        group_size = max((len(g) for g in groups), default=1)
+        chunk = cls._ring_chunk(*buffers, itemsize, group_size)
+        if chunk is None:
+            return [0] * num_devices, [0] * num_devices, 0
+        return ring_traffic(cls.op_name.removeprefix("sdy."), groups, num_devices, chunk)
+
+    @classmethod
+    def _ring_chunk(
+        cls, shape_in: Sequence[int], shape_out: Sequence[int], itemsize: int, group_size: int
+    ) -> int | None:
+        """Bytes a member passes on per ring step; None: no communication."""
+        return None
 
     # -- text -----------------------------------------------------------------------
 

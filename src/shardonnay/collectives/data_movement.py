@@ -42,6 +42,7 @@ same as implicit replication).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -87,7 +88,10 @@ class AllGather(PerDimCollective):
     gathering_axes: AxesPerDim
     op_name: ClassVar[str] = "sdy.all_gather"
     axes_attr: ClassVar[str] = "gathering_axes"
-    algorithm: ClassVar[str] = "ring"
+
+    @classmethod
+    def _ring_chunk(cls, shape_in, shape_out, itemsize, group_size):
+        return math.prod(shape_in) * itemsize  # each device's input
 
     def _expected_dim(self, dim, axes, listed, mesh):
         return gather_suffix(axes, listed, dim, mesh, "gathering")
@@ -123,7 +127,11 @@ class AllToAll(Collective):
     op_name: ClassVar[str] = "sdy.all_to_all"
     axes_attr: ClassVar[str] = "params"
     axes_kind: ClassVar[Any] = AllToAllParamList
-    algorithm: ClassVar[str] = "pairwise exchange"
+
+    @classmethod
+    def _ring_chunk(cls, shape_in, shape_out, itemsize, group_size):
+        # the block a device keeps of its input and of its output
+        return math.prod(min(a, b) for a, b in zip(shape_in, shape_out, strict=True)) * itemsize
 
     def __post_init__(self):
         object.__setattr__(self, "params", tuple(self.params))
@@ -212,7 +220,6 @@ class TileExchange(Collective):
     target_mesh: Mesh | None = None
     op_name: ClassVar[str] = "sdy.collective_permute"
     may_change_mesh: ClassVar[bool] = True
-    algorithm: ClassVar[str] = "point to point"
 
     @classmethod
     def from_attributes(cls, attributes):
@@ -361,6 +368,17 @@ SHARDY_COLLECTIVES = (
     ReplicatedToUnreduced,
 )
 COLLECTIVES = (*SHARDY_COLLECTIVES, TileExchange)
+_BY_OP_NAME = {c.op_name: c for c in SHARDY_COLLECTIVES}
+
+
+def collective_of(op_name: str) -> type[Collective] | None:
+    """The collective whose op is `op_name` (None for other ops).
+
+    >>> collective_of("sdy.all_gather").__name__, collective_of("sdy.reshard")
+    ('AllGather', None)
+    """
+    return _BY_OP_NAME.get(op_name)
+
 
 __all__ = [
     "COLLECTIVES",
@@ -375,4 +393,5 @@ __all__ = [
     "ReplicatedToUnreduced",
     "ShardedToUnreduced",
     "TileExchange",
+    "collective_of",
 ]

@@ -10,6 +10,7 @@ rule (`result_sharding`, `verify`).
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -54,7 +55,10 @@ class AllReduce(Collective):
     axes_attr: ClassVar[str] = "reduction_axes"
     axes_kind: ClassVar[Any] = AxisRefList
     needs_operand_sharding: ClassVar[bool] = False
-    algorithm: ClassVar[str] = "ring (reduce-scatter + all-gather)"
+
+    @classmethod
+    def _ring_chunk(cls, shape_in, shape_out, itemsize, group_size):
+        return -(-math.prod(shape_in) // group_size) * itemsize  # an n-th of the input
 
     def __post_init__(self):
         object.__setattr__(self, "reduction_axes", axis_tuple(self.reduction_axes))
@@ -100,7 +104,10 @@ class ReduceScatter(PerDimCollective):
     op_name: ClassVar[str] = "sdy.reduce_scatter"
     axes_attr: ClassVar[str] = "reduce_scatter_axes"
     needs_operand_sharding: ClassVar[bool] = False
-    algorithm: ClassVar[str] = "ring"
+
+    @classmethod
+    def _ring_chunk(cls, shape_in, shape_out, itemsize, group_size):
+        return math.prod(shape_out) * itemsize  # each device's output
 
     def _expected_dim(self, dim, axes, listed, mesh):
         return slice_suffix(axes, listed, mesh)
