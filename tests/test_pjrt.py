@@ -33,8 +33,8 @@ import shardonnay
 from shardonnay.errors import UnsupportedOpError
 from shardonnay.mesh import Mesh
 from shardonnay.ops.collectives import replica_groups
-from shardonnay.runtime.devices import ManualDevices, run_devices
-from shardonnay.runtime.interpreter import random_inputs
+from shardonnay.runtime.devices import ManualDevices
+from shardonnay.runtime.interpreter import random_inputs, run_devices
 from shardonnay.runtime.numerics import compare_output
 from shardonnay.runtime.simulator import device_count, device_inputs
 from shardonnay.runtime.xla_compat import (

@@ -53,13 +53,18 @@ from shardonnay.interop.shard_dialect import (
 )
 from shardonnay.ir.attributes import UNIT, DenseArrayAttr, SymbolRefAttr
 from shardonnay.ir.core import Block, Func, Module, Op, Value
-from shardonnay.layout import device_slices
 from shardonnay.mesh import Mesh
-from shardonnay.ops.shard_dialect import DYNAMIC, SHARDING_TYPE, GridAxesArray, split_offsets
+from shardonnay.ops.shard_dialect import (
+    DYNAMIC,
+    SHARDING_TYPE,
+    GridAxesArray,
+    split_offsets,
+    static_values,
+)
 from shardonnay.ops.traits import GRID_ANNOTATION, SHARDING_ANNOTATION, has_trait
 from shardonnay.sharding import TensorSharding
 
-__all__ = ["export_shard", "import_shard", "local_shape_of", "sharding_of"]
+__all__ = ["export_shard", "import_shard", "sharding_of"]
 
 # -- one sharding ------------------------------------------------------------------------
 
@@ -71,13 +76,13 @@ def sharding_of(sharding_op: Op, shape: Sequence[int], mesh: Mesh) -> TensorShar
     split = sharding_op.attributes["split_axes"].axes
     grid = sharding_op.attributes["grid"].name
     sharding = split_axes_to_sharding(split, mesh, rank=len(shape), mesh_name=grid)
-    halos = _values(sharding_op, "static_halo_sizes")
+    halos = static_values(sharding_op, "static_halo_sizes")
     if any(halos):
         raise ShardingError(
             f"shard.sharding @{grid} split_axes = {GridAxesArray(split)} has halo sizes "
             f"{list(halos)}; sdy shardings have no halos (no two shards overlap)"
         )
-    offsets = _values(sharding_op, "static_sharded_dims_offsets")
+    offsets = static_values(sharding_op, "static_sharded_dims_offsets")
     if offsets:
         shape_of_grid = mesh.shape
         for dim, given in zip(
@@ -95,55 +100,6 @@ def sharding_of(sharding_op: Op, shape: Sequence[int], mesh: Mesh) -> TensorShar
                     f"{list(padded)} (ceil-sized shards, the last ones short)"
                 )
     return sharding
-
-
-def local_shape_of(sharding_op: Op, dims: Sequence[int], coords: Sequence[int]) -> tuple[int, ...]:
-    """The shape of the shard of the device at grid `coords` (`shard.shard_shape`):
-    its part of each dim (explicit offsets, else `shardonnay.layout`'s cut) plus halos.
-
-    >>> from shardonnay.syntax.mlir_reader import parse_module
-    >>> m = parse_module('''
-    ... shard.grid @g(shape = 4)
-    ... func.func @f() -> () {
-    ...   %s = shard.sharding @g split_axes = [[], [0]] sharded_dims_offsets = [0, 2, 5, 9, 14]
-    ...       : !shard.sharding
-    ...   %h = shard.sharding @g split_axes = [[0]] halo_sizes = [1, 2] : !shard.sharding
-    ...   return
-    ... }''')
-    >>> offsets, halos = m.function("f").body.ops[:2]
-    >>> [local_shape_of(offsets, (4, 14), (d,)) for d in range(4)]
-    [(4, 2), (4, 3), (4, 4), (4, 5)]
-    >>> local_shape_of(halos, (8, 3), (1,))
-    (5, 3)
-    """
-    from shardonnay.ops.shard_dialect import grid_of, grid_shape
-
-    shape = grid_shape(grid_of(sharding_op))
-    if DYNAMIC in shape:
-        raise ShardingError("shard shapes on grids with '?' sizes are not static")
-    mesh = grid_mesh(shape)
-    split = sharding_op.attributes["split_axes"].axes
-    offsets = _values(sharding_op, "static_sharded_dims_offsets")
-    halos = _values(sharding_op, "static_halo_sizes")
-    plain = split_axes_to_sharding(split, mesh, rank=len(dims))
-    device = mesh.device_at(coords)
-    out = [s.stop - s.start for s in device_slices(tuple(dims), plain, mesh)[device]]
-    split_dims = [d for d, axes in enumerate(split) if axes]
-    for k, dim in enumerate(split_dims):
-        if offsets:
-            index = 0
-            for a in split[dim]:
-                index = index * shape[a] + coords[a]
-            given = split_offsets(split, offsets, shape)[k]
-            out[dim] = given[index + 1] - given[index]
-        if halos:
-            out[dim] += halos[2 * k] + halos[2 * k + 1]
-    return tuple(out)
-
-
-def _values(op: Op, key: str) -> tuple[int, ...]:
-    value = op.attributes.get(key)
-    return tuple(value.values) if isinstance(value, DenseArrayAttr) else ()
 
 
 # -- import ------------------------------------------------------------------------------

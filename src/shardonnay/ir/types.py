@@ -108,6 +108,10 @@ class TokenType(Type):
         return "!stablehlo.token"
 
 
+#: The runtime value of a `!stablehlo.token`: what the interpreters hold for one.
+TOKEN = np.zeros((), dtype=np.bool_)
+
+
 @dataclass(frozen=True, slots=True)
 class FunctionType(Type):
     """`(inputs) -> results`; a single non-function result prints bare."""

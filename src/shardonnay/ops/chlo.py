@@ -34,6 +34,7 @@ from shardonnay.errors import IRError, UnsupportedOpError
 from shardonnay.ir.attributes import IntegerAttr
 from shardonnay.ir.core import Module, Op
 from shardonnay.ir.types import TensorType, Type, is_complex, is_float, is_integer
+from shardonnay.ops.elementwise import pointwise_rule
 from shardonnay.ops.registry import OpDef, lookup, mark_inherent, register
 from shardonnay.ops.traits import BROADCASTING_ELEMENTWISE, ELEMENTWISE
 from shardonnay.sharding_rule import OpShardingRule
@@ -228,8 +229,6 @@ def computed_rule(op: Op) -> OpShardingRule | None:
     >>> print(computed_rule(m.function("main").body.ops[0]))
     #sdy.op_sharding_rule<([i, j])->([i, j]) {i=4, j=8}>
     """
-    from shardonnay.ops.elementwise import pointwise_rule
-
     if not isinstance(lookup(op.name), ElementwiseOp):
         return None
     if not all(isinstance(v.type, TensorType) for v in [*op.operands, *op.results]):

@@ -37,11 +37,13 @@ import numpy as np
 from shardonnay.errors import IRError, UnsupportedOpError
 from shardonnay.ir.attributes import IntegerAttr, SymbolRefAttr
 from shardonnay.ir.core import Op
-from shardonnay.ir.types import OpaqueType, TensorType, TokenType, Type
+from shardonnay.ir.types import TOKEN, OpaqueType, TensorType, TokenType, Type, TypeReader
+from shardonnay.ops.custom_calls import semantics
 from shardonnay.ops.registry import OpDef, mark_inherent, register
 from shardonnay.ops.traits import CONTROL_FLOW, DATA_FLOW, RECURSIVE_EFFECTS, TERMINATOR
 from shardonnay.sharding import read_symbol_name, symbol_ref
 from shardonnay.sharding_rule import OpShardingRule, RuleBuilder
+from shardonnay.syntax.cursor import quote
 
 _SSA_NAME = re.compile(r"%[A-Za-z0-9_$.\-]+")
 _I1 = TensorType((), "i1")
@@ -127,9 +129,7 @@ def tuple_element_types(t: Type) -> list[Type]:
     text = str(t)
     if not (text.startswith("tuple<") and text.endswith(">")):
         raise IRError(f"{text} is not a tuple type")
-    from shardonnay.syntax.mlir_reader import Parser
-
-    p = Parser(text)
+    p = TypeReader(text)
     p.pos = len("tuple<")
     if p.accept(">"):
         return []
@@ -435,8 +435,6 @@ class CustomCallOp(OpDef):
         return None if rule is None else rule(op)
 
     def evaluate(self, op: Op, args: list, interp) -> list:
-        from shardonnay.ops.custom_calls import semantics
-
         target = _target(op)
         run = semantics(target)
         if run is None:
@@ -622,8 +620,6 @@ class CompositeOp(OpDef):
         return _make(p, name, operands, ftype.results, attrs, inherent=_COMPOSITE_ATTRS)
 
     def print(self, op: Op, w) -> None:
-        from shardonnay.syntax.cursor import quote
-
         w.write(f" {quote(str(op.attributes.get('name', '')))} ")
         w.operands(op.operands)
         attrs = op.attributes
@@ -683,8 +679,6 @@ class AfterAllOp(OpDef):
                 raise IRError(f"stablehlo.after_all takes tokens, got {v.type}")
 
     def evaluate(self, op: Op, args: list, interp) -> list:
-        from shardonnay.runtime.interpreter import TOKEN
-
         return [TOKEN]
 
 

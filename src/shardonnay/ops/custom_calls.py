@@ -48,6 +48,7 @@ from shardonnay.ir.attributes import IntegerAttr
 from shardonnay.ir.core import Op
 from shardonnay.ir.types import TensorType
 from shardonnay.ops import lapack
+from shardonnay.ops.registry import lookup
 
 Semantics = Callable[[Op, list], list]
 
@@ -179,8 +180,6 @@ def _identity(op: Op, args: list) -> list:
 
 def _erf(op: Op, args: list) -> list:
     """`@mhlo.erf`: the error function elementwise, as `chlo.erf` computes it."""
-    from shardonnay.ops.registry import lookup
-
     _expect(op, 1, 1, args)
     return lookup("chlo.erf").evaluate(op, args, None)
 

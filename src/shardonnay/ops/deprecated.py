@@ -35,7 +35,7 @@ import numpy as np
 
 from shardonnay.errors import IRError
 from shardonnay.ir.core import Op
-from shardonnay.ir.types import TensorType, TokenType, Type
+from shardonnay.ir.types import TOKEN, TensorType, TokenType, Type
 from shardonnay.ops.collectives import SameTypeCollective
 from shardonnay.ops.registry import OpDef, mark_inherent, register
 from shardonnay.ops.shape import (
@@ -172,8 +172,6 @@ class CreateTokenOp(OpDef):
             raise IRError(f"{op.name}: returns a !stablehlo.token, not {op.result_types[0]}")
 
     def evaluate(self, op: Op, args: list, interp) -> list:
-        from shardonnay.runtime.interpreter import TOKEN
-
         return [TOKEN]
 
 

@@ -17,6 +17,7 @@ from shardonnay.ir.core import Op, Region
 from shardonnay.ir.types import FunctionType
 from shardonnay.ops.registry import OpDef, register
 from shardonnay.ops.traits import CALL, ISOLATED_FROM_ABOVE, TERMINATOR
+from shardonnay.sharding import read_symbol_name, symbol_ref
 
 _SIGNATURE_ATTRS = ("sym_name", "function_type", "arg_attrs", "res_attrs", "sym_visibility")
 
@@ -33,8 +34,6 @@ class FuncOp(OpDef):
                 visibility = keyword
                 break
         p.expect("@", "'@' and the function name")
-        from shardonnay.sharding import read_symbol_name
-
         sym_name = read_symbol_name(p)
         args = _signature_arguments(p)
         results: list[tuple[Any, dict]] = []
@@ -80,8 +79,6 @@ class FuncOp(OpDef):
         ftype: FunctionType = attrs["function_type"]
         if "sym_visibility" in attrs:
             w.write(f" {attrs['sym_visibility']}")
-        from shardonnay.sharding import symbol_ref
-
         w.write(f" {symbol_ref(attrs['sym_name'])}(")
         arg_attrs = attrs.get("arg_attrs") or ({},) * len(ftype.inputs)
         body = op.regions[0].entry if op.regions and op.regions[0].blocks else None
@@ -187,8 +184,6 @@ class CallOp(OpDef):
 
     def parse(self, p, name: str) -> Op:
         p.expect("@", "'@' and the callee")
-        from shardonnay.sharding import read_symbol_name
-
         callee = read_symbol_name(p)
         p.expect("(")
         operands = p.operands_until(")")

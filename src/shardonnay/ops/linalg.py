@@ -357,9 +357,7 @@ def _precision_and_algorithm(p, attrs: dict[str, Any]) -> None:
             if not p.peek("<"):
                 raise p.error("expected '<' starting the dot algorithm")
             end = p._balanced_end(p.pos)
-            from shardonnay.syntax.mlir_reader import parse_attribute
-
-            attrs["algorithm"] = parse_attribute(_ALGORITHM + p.text[p.pos : end])
+            attrs["algorithm"] = p.attribute_of(_ALGORITHM + p.text[p.pos : end])
             p.pos = end
         else:
             raise p.error("expected 'precision' or 'algorithm'")

@@ -12,7 +12,7 @@ it. In the generic form the shardings are `#sdy.sharding_per_value<[...]>`
 and the axes `#sdy<manual_axes{"x"}>`.
 
 On the global program the body runs once per device of the manual axes, in
-lockstep (`runtime.devices`), on that device's slices of the operands
+lockstep (the interpreter's `run_manual`), on that device's slices of the operands
 (`layout.shard` along the manual axes); the results are the devices' values
 put back together (`layout.unshard`). Free axes are not split.
 """
@@ -27,6 +27,7 @@ import numpy as np
 from shardonnay.errors import IRError
 from shardonnay.ir.core import Module, Op
 from shardonnay.ir.types import TensorType, Type
+from shardonnay.layout import shard, unshard
 from shardonnay.mesh import Mesh
 from shardonnay.ops.registry import OpDef, mark_inherent, register
 from shardonnay.ops.sdy import _read_stripped_per_value
@@ -131,9 +132,6 @@ class ManualComputationOp(OpDef):
             _verify_values(op, kind, globals_, locals_, shardings, set(manual), mesh)
 
     def evaluate(self, op: Op, args: list, interp) -> list:
-        from shardonnay.layout import shard, unshard
-        from shardonnay.runtime.devices import ManualDevices, run_devices
-
         in_shardings, out_shardings = (
             _per_value(op, "in_shardings"),
             _per_value(op, "out_shardings"),
@@ -141,21 +139,19 @@ class ManualComputationOp(OpDef):
         shardings = (*in_shardings.shardings, *out_shardings.shardings)
         mesh = _resolve(op, shardings[0].mesh, interp.module) if shardings else Mesh()
         manual = _manual_axes(op).names
-        outer = getattr(interp, "devices", None)  # set inside an enclosing manual computation
-        fixed = outer.coords(interp.index) if outer is not None else {}
-        devices = ManualDevices(mesh, fixed, manual)
         local_mesh = Mesh([(a, mesh.axis_size(a)) for a in manual])
-        per_device: list[list[np.ndarray]] = [[] for _ in range(devices.count)]
+        count = local_mesh.size  # one device per coordinate along the manual axes
+        per_device: list[list[np.ndarray]] = [[] for _ in range(count)]
         for x, sharding in zip(args, in_shardings.shardings, strict=True):
             buffers = shard(x, _restrict(sharding, manual, local_mesh), local_mesh)
-            for i in range(devices.count):
+            for i in range(count):
                 per_device[i].append(buffers[i])
-        results = run_devices(interp.module, devices, op.regions[0], per_device)
+        results = interp.run_manual(mesh, manual, op.regions[0], per_device)
         out = []
         for k, (sharding, t) in enumerate(
             zip(out_shardings.shardings, op.result_types, strict=True)
         ):
-            buffers = {i: results[i][k] for i in range(devices.count)}
+            buffers = {i: results[i][k] for i in range(count)}
             shape = t.shape if isinstance(t, TensorType) else ()
             out.append(unshard(buffers, _restrict(sharding, manual, local_mesh), local_mesh, shape))
         return out

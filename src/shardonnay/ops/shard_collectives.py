@@ -52,7 +52,7 @@ import numpy as np
 from shardonnay.errors import IRError, UnsupportedOpError
 from shardonnay.ir.attributes import UNIT, EnumAttr, IntegerAttr
 from shardonnay.ir.core import Op
-from shardonnay.ir.types import TensorType, Type
+from shardonnay.ir.types import TensorType, Type, numpy_dtype
 from shardonnay.ops.registry import OpDef, mark_inherent, register
 from shardonnay.ops.shard_dialect import (
     GridAxesArray,
@@ -288,8 +288,6 @@ def exchange(
 ) -> dict[Coords, np.ndarray | None]:
     """Every device's result of collective `op` on a grid of `shape`, from every
     device's input (both keyed by grid coordinates); see the module docstring."""
-    from shardonnay.ir.types import numpy_dtype
-
     short = op.name.removeprefix("shard.")
     axes = group_axes(op, shape)
     result_type = op.result_types[0]

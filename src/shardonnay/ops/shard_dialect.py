@@ -40,16 +40,22 @@ device and are evaluated by `device_query` for one device.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any
 
-from shardonnay.errors import IRError
+import numpy as np
+
+from shardonnay.errors import IRError, ShardingError, UnsupportedOpError
+from shardonnay.interop.shard_dialect import grid_mesh, read_split_axes, split_axes_to_sharding
 from shardonnay.ir.attributes import UNIT, DenseArrayAttr, SymbolRefAttr
 from shardonnay.ir.core import Op
 from shardonnay.ir.types import OpaqueType, Type
+from shardonnay.layout import device_slices
 from shardonnay.ops.registry import OpDef, mark_inherent, register
 from shardonnay.ops.traits import GRID_ANNOTATION
+from shardonnay.sharding import read_symbol_name
 from shardonnay.syntax.cursor import Cursor
 
 DYNAMIC = -(2**63)  # MLIR's ShapedType::kDynamic: a `?` size
@@ -76,8 +82,6 @@ class GridAxesArray:
 
     @classmethod
     def read(cls, cursor: Cursor) -> GridAxesArray:
-        from shardonnay.interop.shard_dialect import read_split_axes
-
         return cls(read_split_axes(cursor))
 
     def __str__(self) -> str:
@@ -107,8 +111,6 @@ def int_list_str(values) -> str:
 
 def read_grid_ref(p) -> SymbolRefAttr:
     p.expect("@", "'@' and the grid name")
-    from shardonnay.sharding import read_symbol_name
-
     return SymbolRefAttr((read_symbol_name(p),))
 
 
@@ -162,8 +164,6 @@ class GridOp(OpDef):
 
     def parse(self, p, name: str) -> Op:
         p.expect("@", "'@' and the grid name")
-        from shardonnay.sharding import read_symbol_name
-
         sym = read_symbol_name(p)
         p.expect("(", "'(' before 'shape'")
         p.expect("shape", "'shape'")
@@ -246,8 +246,8 @@ class ShardingOp(OpDef):
         if not isinstance(split, GridAxesArray):
             raise IRError(f"{op.name}: needs split_axes")
         check_grid_axes(op, [a for d in split.axes for a in d], shape, "split axis")
-        halos = _values(op, "static_halo_sizes")
-        offsets = _values(op, "static_sharded_dims_offsets")
+        halos = static_values(op, "static_halo_sizes")
+        offsets = static_values(op, "static_sharded_dims_offsets")
         if halos and offsets:
             raise IRError(f"{op.name}: halo sizes and shard offsets are mutually exclusive")
         split_dims = [d for d in split.axes if d]
@@ -278,7 +278,8 @@ class ShardingOp(OpDef):
 _SHARDING_ATTRS = ("grid", "split_axes", "static_halo_sizes", "static_sharded_dims_offsets")
 
 
-def _values(op: Op, key: str) -> tuple[int, ...]:
+def static_values(op: Op, key: str) -> tuple[int, ...]:
+    """The integers of `op`'s dense array attribute `key` (none when absent)."""
     value = op.attributes.get(key)
     return tuple(value.values) if isinstance(value, DenseArrayAttr) else ()
 
@@ -388,13 +389,53 @@ class ShardShapeOp(OpDef):
 
 def shard_shape(op: Op) -> tuple[int, ...]:
     """The shape of the shard that `shard.shard_shape` asks about."""
-    from shardonnay.interop.shard_program import local_shape_of
-
     sharding = op.operands[0].op
     if sharding is None or sharding.name != "shard.sharding":
         raise IRError(f"{op.name}: the sharding must come from a shard.sharding op")
     dims = tuple(op.attributes["dims"].values)
     return local_shape_of(sharding, dims, tuple(op.attributes["device"].values))
+
+
+def local_shape_of(sharding_op: Op, dims: Sequence[int], coords: Sequence[int]) -> tuple[int, ...]:
+    """The shape of the shard of the device at grid `coords` (`shard.shard_shape`):
+    its part of each dim (explicit offsets, else `shardonnay.layout`'s cut) plus halos.
+
+    >>> from shardonnay.syntax.mlir_reader import parse_module
+    >>> m = parse_module('''
+    ... shard.grid @g(shape = 4)
+    ... func.func @f() -> () {
+    ...   %s = shard.sharding @g split_axes = [[], [0]] sharded_dims_offsets = [0, 2, 5, 9, 14]
+    ...       : !shard.sharding
+    ...   %h = shard.sharding @g split_axes = [[0]] halo_sizes = [1, 2] : !shard.sharding
+    ...   return
+    ... }''')
+    >>> offsets, halos = m.function("f").body.ops[:2]
+    >>> [local_shape_of(offsets, (4, 14), (d,)) for d in range(4)]
+    [(4, 2), (4, 3), (4, 4), (4, 5)]
+    >>> local_shape_of(halos, (8, 3), (1,))
+    (5, 3)
+    """
+    shape = grid_shape(grid_of(sharding_op))
+    if DYNAMIC in shape:
+        raise ShardingError("shard shapes on grids with '?' sizes are not static")
+    mesh = grid_mesh(shape)
+    split = sharding_op.attributes["split_axes"].axes
+    offsets = static_values(sharding_op, "static_sharded_dims_offsets")
+    halos = static_values(sharding_op, "static_halo_sizes")
+    plain = split_axes_to_sharding(split, mesh, rank=len(dims))
+    device = mesh.device_at(coords)
+    out = [s.stop - s.start for s in device_slices(tuple(dims), plain, mesh)[device]]
+    split_dims = [d for d, axes in enumerate(split) if axes]
+    for k, dim in enumerate(split_dims):
+        if offsets:
+            index = 0
+            for a in split[dim]:
+                index = index * shape[a] + coords[a]
+            given = split_offsets(split, offsets, shape)[k]
+            out[dim] = given[index + 1] - given[index]
+        if halos:
+            out[dim] += halos[2 * k] + halos[2 * k + 1]
+    return tuple(out)
 
 
 class ProcessIndexOp(OpDef):
@@ -442,8 +483,6 @@ class ProcessIndexOp(OpDef):
             return [_index(shape[a]) for a in query_axes(op, shape)]
         device = getattr(interp, "grid_coords", None)
         if device is None:
-            from shardonnay.errors import UnsupportedOpError
-
             raise UnsupportedOpError(
                 f"{op.name}: the global program runs on no device (shardonnay.runtime.grid "
                 "runs a program on every device of its grid)"
@@ -588,8 +627,6 @@ class GetShardingOp(OpDef):
 
 
 def _index(value: int):
-    import numpy as np
-
     return np.array(value, np.int64)
 
 

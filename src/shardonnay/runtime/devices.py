@@ -1,10 +1,11 @@
-"""Running one program on several devices in lockstep.
+"""The devices of a program run in lockstep, and their meeting points.
 
-A `DeviceInterpreter` runs the program of one device. Devices run in their
-own threads; a collective is a meeting point (`Lockstep.meet`): every device
-deposits its operands, one of them computes everybody's results with the
-thread-free semantics of `shardonnay.ops.collectives`, and each takes its
-own. `run_lockstep` starts the devices and reports the first error.
+Devices run in their own threads (`run_lockstep` starts them and reports the
+first error); a collective is a meeting point (`Lockstep.meet`): every device
+deposits its operands, one of them computes everybody's results, and each
+takes its own. The interpreter of one device (`runtime.interpreter.
+DeviceInterpreter`) meets the others there with the thread-free semantics of
+`shardonnay.ops.collectives`.
 
 `ManualDevices` names the devices of one `sdy.manual_computation`: one per
 coordinate along its manual axes. Collectives name devices by their id in
@@ -26,14 +27,9 @@ import threading
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-import numpy as np
-
 from shardonnay.errors import IRError, UnsupportedOpError
-from shardonnay.ir.core import Block, Module, Op, Region, Value
+from shardonnay.ir.core import Op
 from shardonnay.mesh import Mesh
-from shardonnay.ops import collectives
-from shardonnay.progress import Tracker, tracker
-from shardonnay.runtime.interpreter import Interpreter
 
 
 class ManualDevices:
@@ -174,75 +170,3 @@ def run_lockstep(lockstep: Lockstep, programs: Sequence[Callable[[], Any]]) -> l
     if any(errors):
         raise IRError("devices left their lockstep")
     return results
-
-
-class DeviceInterpreter(Interpreter):
-    """Runs device `index` of `devices`; collectives meet the others at `lockstep`."""
-
-    def __init__(self, module: Module, devices: ManualDevices, index: int, lockstep: Lockstep):
-        super().__init__(module)
-        self.devices = devices
-        self.index = index
-        self.lockstep = lockstep
-
-    def collective(self, op: Op, args: list[np.ndarray]) -> list[np.ndarray]:
-        if op.name == "stablehlo.partition_id":
-            return [np.array(self.devices.partition_id(self.index), np.uint32)]
-        if op.name == "stablehlo.replica_id":
-            return [np.array(0, np.uint32)]
-        return self.lockstep.meet(self.index, (op, args), self._exchange)
-
-    def _exchange(self, deposits: list[tuple[Op, list[np.ndarray]]]) -> list[list[np.ndarray]]:
-        op = deposits[0][0]
-        for i, (other, _) in enumerate(deposits):
-            if other is not op:
-                raise IRError(
-                    f"devices diverged: device 0 runs {op.name} while device {i} runs {other.name}"
-                )
-        operands = {i: args for i, (_, args) in enumerate(deposits)}
-        num_partitions = self.devices.mesh.size
-        groups = pairs = None
-        if op.name == "stablehlo.collective_permute":
-            pairs = self.devices.pairs(op, collectives.permute_pairs(op, 1, num_partitions))
-        else:
-            groups = self.devices.groups(op, collectives.process_groups(op, 1, num_partitions))
-        out = collectives.exchange(op, operands, groups, pairs, self)
-        missing = [i for i in operands if i not in out]
-        if missing:
-            raise IRError(f"{op.name}: device(s) {missing} are in no process group")
-        return [out[i] for i in range(len(deposits))]
-
-
-def run_devices(
-    module: Module,
-    devices: ManualDevices,
-    region: Region,
-    args: Sequence[Sequence[np.ndarray]],
-) -> list[list[np.ndarray]]:
-    """Runs `region` on every device of `devices` (device `i` on `args[i]`), in lockstep."""
-    lockstep = Lockstep(devices.count)
-    steps = tracker(f"simulating {devices.count} devices", max(len(region.entry.ops) - 1, 0))
-
-    def program(i: int) -> Callable[[], list[np.ndarray]]:
-        if i == 0 and isinstance(steps, Tracker):
-            interp = _ReportingInterpreter(module, devices, i, lockstep, region.entry, steps)
-        else:
-            interp = DeviceInterpreter(module, devices, i, lockstep)
-        return lambda: interp.run_region(region, list(args[i]), {})
-
-    results = run_lockstep(lockstep, [program(i) for i in range(devices.count)])
-    steps.finish()
-    return results
-
-
-class _ReportingInterpreter(DeviceInterpreter):
-    """A device that advances a progress `Tracker` per op of the `top` block it runs."""
-
-    def __init__(self, module, devices, index, lockstep, top: Block, steps: Tracker):
-        super().__init__(module, devices, index, lockstep)
-        self.top, self.steps = top, steps
-
-    def _step(self, op: Op, env: dict[Value, np.ndarray]) -> None:
-        super()._step(op, env)
-        if op.parent is self.top:
-            self.steps.advance()

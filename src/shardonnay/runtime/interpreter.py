@@ -3,7 +3,10 @@
 Each op's semantics is its `OpDef.evaluate` (StableHLO's spec); sdy
 annotation ops are identities on the global program. The interpreter checks
 every result against the op's declared type, so a wrong shape or dtype in an
-op's semantics is caught where it happens.
+op's semantics is caught where it happens. The body of a manual computation
+runs once per device, in lockstep (`Interpreter.run_manual`): each device has
+its `DeviceInterpreter`, whose collectives meet the other devices'
+(`runtime.devices`).
 
 >>> import numpy as np
 >>> from shardonnay.syntax.mlir_reader import parse_module
@@ -17,16 +20,18 @@ op's semantics is caught where it happens.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
 from shardonnay.errors import IRError, ShardonnayError, UnsupportedOpError
 from shardonnay.ir.core import Block, Module, Op, Region, Value
-from shardonnay.ir.types import TensorType, TokenType
+from shardonnay.ir.types import TOKEN, TensorType, TokenType
+from shardonnay.mesh import Mesh
+from shardonnay.ops import collectives
 from shardonnay.ops.registry import lookup
-
-TOKEN = np.zeros((), dtype=np.bool_)  # the runtime value of a !stablehlo.token
+from shardonnay.progress import Tracker, tracker
+from shardonnay.runtime.devices import Lockstep, ManualDevices, run_lockstep
 
 
 class Interpreter:
@@ -106,6 +111,98 @@ class Interpreter:
             f"{op.name} exchanges data between devices; it can only run inside a manual "
             "computation or on the mesh simulator"
         )
+
+    def run_manual(
+        self,
+        mesh: Mesh,
+        axes: Sequence[str],
+        region: Region,
+        per_device: Sequence[Sequence[np.ndarray]],
+    ) -> list[list[np.ndarray]]:
+        """Runs `region` (a manual computation's body on `mesh`, manual along
+        `axes`) once per device of those axes, in lockstep: device `i` on
+        `per_device[i]`; each device's results."""
+        devices = ManualDevices(mesh, self._manual_coords(), axes)
+        return run_devices(self.module, devices, region, per_device)
+
+    def _manual_coords(self) -> dict[str, int]:
+        """The coordinates fixed by the manual computations this one runs in."""
+        return {}
+
+
+class DeviceInterpreter(Interpreter):
+    """Runs device `index` of `devices`; collectives meet the others at `lockstep`."""
+
+    def __init__(self, module: Module, devices: ManualDevices, index: int, lockstep: Lockstep):
+        super().__init__(module)
+        self.devices = devices
+        self.index = index
+        self.lockstep = lockstep
+
+    def _manual_coords(self) -> dict[str, int]:
+        return self.devices.coords(self.index)
+
+    def collective(self, op: Op, args: list[np.ndarray]) -> list[np.ndarray]:
+        if op.name == "stablehlo.partition_id":
+            return [np.array(self.devices.partition_id(self.index), np.uint32)]
+        if op.name == "stablehlo.replica_id":
+            return [np.array(0, np.uint32)]
+        return self.lockstep.meet(self.index, (op, args), self._exchange)
+
+    def _exchange(self, deposits: list[tuple[Op, list[np.ndarray]]]) -> list[list[np.ndarray]]:
+        op = deposits[0][0]
+        for i, (other, _) in enumerate(deposits):
+            if other is not op:
+                raise IRError(
+                    f"devices diverged: device 0 runs {op.name} while device {i} runs {other.name}"
+                )
+        operands = {i: args for i, (_, args) in enumerate(deposits)}
+        num_partitions = self.devices.mesh.size
+        groups = pairs = None
+        if op.name == "stablehlo.collective_permute":
+            pairs = self.devices.pairs(op, collectives.permute_pairs(op, 1, num_partitions))
+        else:
+            groups = self.devices.groups(op, collectives.process_groups(op, 1, num_partitions))
+        out = collectives.exchange(op, operands, groups, pairs, self)
+        missing = [i for i in operands if i not in out]
+        if missing:
+            raise IRError(f"{op.name}: device(s) {missing} are in no process group")
+        return [out[i] for i in range(len(deposits))]
+
+
+def run_devices(
+    module: Module,
+    devices: ManualDevices,
+    region: Region,
+    args: Sequence[Sequence[np.ndarray]],
+) -> list[list[np.ndarray]]:
+    """Runs `region` on every device of `devices` (device `i` on `args[i]`), in lockstep."""
+    lockstep = Lockstep(devices.count)
+    steps = tracker(f"simulating {devices.count} devices", max(len(region.entry.ops) - 1, 0))
+
+    def program(i: int) -> Callable[[], list[np.ndarray]]:
+        if i == 0 and isinstance(steps, Tracker):
+            interp = _ReportingInterpreter(module, devices, i, lockstep, region.entry, steps)
+        else:
+            interp = DeviceInterpreter(module, devices, i, lockstep)
+        return lambda: interp.run_region(region, list(args[i]), {})
+
+    results = run_lockstep(lockstep, [program(i) for i in range(devices.count)])
+    steps.finish()
+    return results
+
+
+class _ReportingInterpreter(DeviceInterpreter):
+    """A device that advances a progress `Tracker` per op of the `top` block it runs."""
+
+    def __init__(self, module, devices, index, lockstep, top: Block, steps: Tracker):
+        super().__init__(module, devices, index, lockstep)
+        self.top, self.steps = top, steps
+
+    def _step(self, op: Op, env: dict[Value, np.ndarray]) -> None:
+        super()._step(op, env)
+        if op.parent is self.top:
+            self.steps.advance()
 
 
 def _is_terminator(op: Op) -> bool:

@@ -47,8 +47,8 @@ from shardonnay.layout import device_slices, shard, unshard
 from shardonnay.mesh import Mesh
 from shardonnay.partitioner.device_limit import check_devices
 from shardonnay.partitioner.placement import device_count, placement
-from shardonnay.runtime.devices import ManualDevices, run_devices
-from shardonnay.runtime.interpreter import TOKEN
+from shardonnay.runtime.devices import ManualDevices
+from shardonnay.runtime.interpreter import TOKEN, run_devices
 from shardonnay.sharding import TensorSharding
 
 

@@ -94,8 +94,8 @@ class Parser(TypeReader):
 
     `OpDef.parse` methods receive this object; the methods they use are
     `operand`, `operands_until`, `type`, `types`, `functional_type`,
-    `attribute`, `optional_attr_dict`, `region`, `make_op` and the `Cursor`
-    vocabulary (`accept`, `expect`, `integer`, `identifier`, ...).
+    `attribute`, `attribute_of`, `optional_attr_dict`, `region`, `make_op` and
+    the `Cursor` vocabulary (`accept`, `expect`, `integer`, `identifier`, ...).
     """
 
     __slots__ = (
@@ -246,6 +246,11 @@ class Parser(TypeReader):
                 self._nesting -= 1
                 return attrs
             self.expect(",", "',' or '}' in the attribute dictionary")
+
+    def attribute_of(self, text: str) -> Any:
+        """The attribute `text` spells, read on its own: for custom forms that
+        write an attribute without its prefix (`algorithm = <...>`)."""
+        return parse_attribute(text)
 
     def optional_attr_dict(self) -> dict[str, Any]:
         return self.attr_dict() if self.peek("{") else {}
