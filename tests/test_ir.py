@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -17,6 +19,7 @@ from shardonnay.runtime.interpreter import run
 from shardonnay.sharding import TensorSharding, TensorShardingPerValue
 from shardonnay.syntax.mlir_reader import parse_module
 
+ROOT = Path(__file__).parent.parent
 F8 = TensorType((8,), "f32")
 F4 = TensorType((4,), "f32")
 
@@ -406,3 +409,43 @@ def test_per_value_in_and_out_shardings_use_operand_and_result_shapes():
         f.returns()
     with pytest.raises(IRError, match=r"sharding 0 of in_shardings .*rank: 2 != 1"):
         verify(b.module)
+
+
+def test_modules_print_through_the_writer_the_package_installs():
+    """`Module.to_text` and `str` write with the `ModuleWriter` handed down to
+    the IR: `import shardonnay` installs the MLIR writer, which sits above the
+    op definitions that give each op its custom form."""
+    from shardonnay.ir.core import install_module_writer
+    from shardonnay.syntax.mlir_writer import write_module
+
+    module = parse_module((ROOT / "tests" / "corpus" / "mlp_forward.mlir").read_text())
+    calls = []
+
+    def recording(m, *, generic, debug_info):
+        calls.append((m, generic, debug_info))
+        return write_module(m, generic=generic, debug_info=debug_info)
+
+    installed = install_module_writer(recording)
+    try:
+        assert installed is write_module
+        assert module.to_text(generic=True) == write_module(module, generic=True)
+        assert str(module) == write_module(module)
+        assert calls == [(module, True, False), (module, False, False)]
+    finally:
+        install_module_writer(installed)
+
+
+@pytest.mark.parametrize("name", ["mlp_forward", "control_flow", "conv_net", "elementwise_zoo"])
+def test_the_type_grammar_of_the_ir_reads_every_type_the_writer_prints(name):
+    """`ir.types.parse_type` (the grammar the MLIR reader extends) reads back
+    the text of every value type and function type of a real program."""
+    from shardonnay.ir.types import FunctionType, parse_type
+
+    module = parse_module((ROOT / "tests" / "corpus" / f"{name}.mlir").read_text())
+    types = {f.type for f in module.functions}
+    for op in module.walk():
+        types.update(v.type for v in op.results)
+        types.update(a.type for r in op.regions for b in r.blocks for a in b.arguments)
+    assert any(isinstance(t, FunctionType) for t in types)
+    for t in types:
+        assert parse_type(str(t)) == t

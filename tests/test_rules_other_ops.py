@@ -277,3 +277,25 @@ def _unique_names(text: str) -> str:
             n += 1
         out.append(line)
     return "\n".join(out)
+
+
+def test_a_builder_for_an_op_takes_the_shapes_of_its_tensors():
+    """`RuleBuilder.for_op` reads the static shapes of an IR op's operands and
+    results (sharding_rule sits below the IR: it asks each type for its shape)
+    and refuses a value of another type, naming the op."""
+    from shardonnay.errors import ShardingError
+
+    m = parse_module(
+        """func.func @main(%a: tensor<4x6xf32>, %t: !stablehlo.token) -> tensor<6x4xf32> {
+  %0 = stablehlo.transpose %a, dims = [1, 0] : (tensor<4x6xf32>) -> tensor<6x4xf32>
+  %1 = stablehlo.after_all %t : !stablehlo.token
+  return %0 : tensor<6x4xf32>
+}"""
+    )
+    transpose, after_all = m.function("main").body.ops[:2]
+    b = RuleBuilder.for_op(transpose)
+    assert (b.operand_shapes, b.result_shapes) == ([(4, 6)], [(6, 4)])
+    rule = b.add_factor([1], [0], 6).add_factor([0], [1], 4).build()  # in result order
+    assert rule == rule_for(transpose)
+    with pytest.raises(ShardingError, match="stablehlo.after_all: sharding rules need tensor"):
+        RuleBuilder.for_op(after_all)
