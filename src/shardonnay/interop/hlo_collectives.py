@@ -44,16 +44,16 @@ from dataclasses import dataclass
 import numpy as np
 
 from shardonnay.axes import AxisRef
+from shardonnay.collectives.traffic import (
+    ALGORITHMS,
+    broadcast_traffic,
+    buffer_chunk,
+    pair_traffic,
+    ring_traffic,
+)
 from shardonnay.errors import ParseError, ShardingError
 from shardonnay.mesh import Mesh
-from shardonnay.partitioner.analysis.cost_model import (
-    ALGORITHMS,
-    CollectiveCost,
-    CostModel,
-    CostReport,
-    group_traffic,
-    pair_traffic,
-)
+from shardonnay.partitioner.analysis.cost_model import CollectiveCost, CostModel, CostReport
 from shardonnay.partitioner.reshard.layout_moves import axis_groups, spanned_axes
 
 HLO_KINDS = {
@@ -323,25 +323,15 @@ def _cost(
         sent, received, steps = pair_traffic(c.pairs, num_devices, size_in)
         n = len({d for p in c.pairs if p[0] != p[1] for d in p}) or 1
     elif c.kind == "collective_broadcast":
-        sent, received = [0] * num_devices, [0] * num_devices
-        for g in c.groups:
-            sent[g[0]] += (len(g) - 1) * size_in
-            for d in g[1:]:
-                received[d] += size_in
         n = max((len(g) for g in c.groups), default=1)
-        steps = 1 if n > 1 else 0
-    else:
+        sent, received, steps = broadcast_traffic(c.groups, num_devices, size_in)
+    else:  # all_reduce, all_gather, reduce_scatter, all_to_all (array or tuple form)
         n = max((len(g) for g in c.groups), default=1)
-        if c.kind == "all_reduce":
-            chunk = sum(
-                -(-math.prod(a.dims) // n) * HLO_ELEMENT_BYTES.get(a.element_type, 0)
-                for a in c.operands
-            )
-        elif c.kind == "all_gather":
-            chunk = size_in
-        else:  # reduce_scatter, all_to_all (array or tuple form): one n-th of the input
-            chunk = -(-size_in // n)
-        sent, received, steps = group_traffic(c.kind, c.groups, num_devices, chunk)
+        operands = [
+            (math.prod(a.dims), HLO_ELEMENT_BYTES.get(a.element_type, 0)) for a in c.operands
+        ]
+        chunk = buffer_chunk(c.kind, operands, n)
+        sent, received, steps = ring_traffic(c.kind, c.groups, num_devices, chunk)
     return CollectiveCost(
         where=f"{c.computation} %{c.name}",
         op_name=c.kind.replace("_", "-"),

@@ -70,6 +70,14 @@ import math
 from collections.abc import Iterator, Mapping, Sequence
 
 from shardonnay.axes import AxisRef
+from shardonnay.collectives import collective_of
+from shardonnay.collectives.traffic import (
+    ALGORITHMS,
+    broadcast_traffic,
+    buffer_chunk,
+    pair_traffic,
+    ring_traffic,
+)
 from shardonnay.errors import IRError
 from shardonnay.ir.attributes import IntegerAttr
 from shardonnay.ir.core import Block, Func, Module, Op, Value
@@ -80,14 +88,10 @@ from shardonnay.ops.collectives import permute_pairs, process_groups
 from shardonnay.ops.sdy_collectives import SDY_COLLECTIVES
 from shardonnay.ops.traits import DEVICE_COLLECTIVE, has_trait
 from shardonnay.partitioner.analysis.cost_model import (
-    ALGORITHMS,
-    RING_ROUNDS,
     CollectiveCost,
     CostModel,
     CostReport,
     element_bytes,
-    group_traffic,
-    pair_traffic,
 )
 from shardonnay.partitioner.reshard.layout_moves import Relayout, axis_groups, spanned_axes
 from shardonnay.sharding import DimSharding, TensorSharding, TensorShardingPerValue
@@ -235,17 +239,7 @@ def _sdy_cost(where: str, op: Op, meshes: Mapping[str, Mesh], model: CostModel) 
     needed = None
     if kind in ("all_gather", "all_slice", "all_to_all", "collective_permute", "reshard"):
         needed = move.needed()
-    if kind in RING_ROUNDS:
-        if kind == "all_gather":
-            chunk = size_in
-        elif kind == "reduce_scatter":
-            chunk = size_out
-        elif kind == "all_reduce":
-            chunk = -(-math.prod(shape_in) // n) * eb
-        else:  # all_to_all: the block a device keeps of its input and of its output
-            chunk = math.prod(min(a, b) for a, b in zip(shape_in, shape_out, strict=True)) * eb
-        sent, received, steps = group_traffic(kind, groups, num_devices, chunk)
-    elif kind in ("collective_permute", "reshard"):
+    if kind in ("collective_permute", "reshard"):
         if kind == "collective_permute" and move.is_permutation():
             pairs = move.permute_pairs()
             sent, received, steps = pair_traffic(pairs, num_devices, size_out)
@@ -255,8 +249,9 @@ def _sdy_cost(where: str, op: Op, meshes: Mapping[str, Mesh], model: CostModel) 
         moved = [(s, d) for s, d in pairs if s != d]
         axes = tuple(AxisRef(a) for a in spanned_axes(mesh, moved))
         n = len({d for p in moved for d in p}) or 1
-    else:  # local: all_slice, sharded_to_unreduced, replicated_to_unreduced
-        sent, received, steps = [0] * num_devices, [0] * num_devices, 0
+    else:  # a ring (all_gather, reduce_scatter, all_reduce, all_to_all) or local
+        collective = collective_of(op.name)
+        sent, received, steps = collective.traffic(groups, num_devices, (shape_in, shape_out), eb)
     sent, received = _padded(sent, num_devices), _padded(received, num_devices)
     if needed is not None:
         needed = _padded(needed, num_devices)
@@ -333,20 +328,10 @@ def _stablehlo_cost(
         axes = spanned_axes(mesh, groups)
         n = max((len(g) for g in groups), default=1)
         if kind == "collective_broadcast":
-            sent, received = [0] * num_devices, [0] * num_devices
-            for g in groups:
-                sent[g[0]] += (len(g) - 1) * size_in
-                for d in g[1:]:
-                    received[d] += size_in
-            steps = 1 if n > 1 else 0
+            sent, received, steps = broadcast_traffic(groups, num_devices, size_in)
         else:
-            if kind == "all_reduce":
-                chunk = sum(-(-elements // n) * eb for _, elements, eb in buffers)
-            elif kind == "all_gather":
-                chunk = size_in
-            else:  # reduce_scatter, all_to_all: one n-th of the input
-                chunk = -(-size_in // n)
-            sent, received, steps = group_traffic(kind, groups, num_devices, chunk)
+            chunk = buffer_chunk(kind, [(elements, eb) for _, elements, eb in buffers], n)
+            sent, received, steps = ring_traffic(kind, groups, num_devices, chunk)
     return CollectiveCost(
         where=where,
         op_name=op.name,

@@ -1,17 +1,17 @@
-"""The link model, the cost report and the traffic formulas of collectives.
+"""The link model and the cost report.
 
 `CostModel` holds per-axis link parameters (latency per step, bandwidth) and
 times a collective as `latency * steps + bytes / bandwidth` on the slowest
 axis its group spans. `CollectiveCost` is one collective's bytes sent and
 received per device, its group, steps and algorithm; `CostReport` sums them
-per device and prints the table (`report.table()`). `group_traffic` and
-`pair_traffic` are the formulas `shardonnay.partitioner.analysis.cost` (global and
-per-device programs) and `shardonnay.interop.hlo_collectives` (XLA's HLO)
-share: e.g. a ring all_gather among 4 devices passes each device's 64 B on
-in 3 steps, so each sends and receives `3 * 64 = 192` B.
+per device and prints the table (`report.table()`). What each algorithm
+moves is defined with the collectives (`shardonnay.collectives.traffic`, and
+each Shardy collective's `traffic`), for `shardonnay.partitioner.analysis.cost`
+(global and per-device programs) and `shardonnay.interop.hlo_collectives`
+(XLA's HLO) alike.
 
->>> group_traffic("all_gather", [(0, 1, 2, 3)], 4, 64)
-([192, 192, 192, 192], [192, 192, 192, 192], 3)
+>>> round(CostModel().time(("x",), steps=3, num_bytes=192) * 1e6, 5)  # us: 3 * 5 + 192 B / 100 GB/s
+15.00192
 """
 
 from __future__ import annotations
@@ -23,21 +23,6 @@ from types import MappingProxyType
 from shardonnay.errors import IRError, ShardonnayError
 from shardonnay.ir.core import Op
 from shardonnay.ir.types import TensorType, Type, numpy_dtype
-
-ALGORITHMS = {
-    "all_gather": "ring",
-    "reduce_scatter": "ring",
-    "all_reduce": "ring (reduce-scatter + all-gather)",
-    "all_to_all": "pairwise exchange",
-    "collective_permute": "point to point",
-    "collective_broadcast": "root sends to each member",
-    "all_slice": "local (no communication)",
-    "sharded_to_unreduced": "local (no communication)",
-    "replicated_to_unreduced": "local (no communication)",
-    "reshard": "direct: each device fetches what it lacks (unlowered sdy.reshard)",
-}
-RING_ROUNDS = {"all_gather": 1, "reduce_scatter": 1, "all_to_all": 1, "all_reduce": 2}
-
 
 # -- the link model -------------------------------------------------------------------------
 
@@ -247,40 +232,3 @@ def type_bytes(t: Type) -> int:
     if not isinstance(t, TensorType):
         return 0
     return t.num_elements * element_bytes(t.element_type)
-
-
-# -- traffic of a group ----------------------------------------------------------------------
-
-
-def group_traffic(
-    kind: str, groups: Sequence[Sequence[int]], num_devices: int, chunk_bytes: int
-) -> tuple[list[int], list[int], int]:
-    """(sent, received, steps) of a ring or pairwise collective: every member
-    of a group of n passes `chunk_bytes` on in each of its `(n-1)` (all_reduce:
-    `2(n-1)`) steps.
-
-    >>> group_traffic("all_reduce", [(0, 1, 2, 3)], 4, 16)
-    ([96, 96, 96, 96], [96, 96, 96, 96], 6)
-    """
-    rounds = RING_ROUNDS[kind]
-    sent, received = [0] * num_devices, [0] * num_devices
-    steps = 0
-    for group in groups:
-        n = len(group)
-        for d in group:
-            sent[d] += rounds * (n - 1) * chunk_bytes
-            received[d] += rounds * (n - 1) * chunk_bytes
-        steps = max(steps, rounds * (n - 1))
-    return sent, received, steps
-
-
-def pair_traffic(
-    pairs: Sequence[tuple[int, int]], num_devices: int, buffer_bytes: int
-) -> tuple[list[int], list[int], int]:
-    """(sent, received, steps) of a permute: pairs whose source is their target move nothing."""
-    sent, received = [0] * num_devices, [0] * num_devices
-    for source, target in pairs:
-        if source != target:
-            sent[source] += buffer_bytes
-            received[target] += buffer_bytes
-    return sent, received, 1 if any(received) else 0
