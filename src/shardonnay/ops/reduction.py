@@ -460,7 +460,7 @@ def _windows(
     return np.stack(values, axis=-1), np.stack(masks, axis=-1)
 
 
-def _windowed_dims(op: Op) -> set[int]:
+def _moved_by_windows(op: Op) -> set[int]:
     """The dims a reduce_window or select_and_scatter moves elements along:
     those its windows, strides, dilations or padding do not leave alone."""
     rank = len(op.operands[0].type.shape)
@@ -482,7 +482,7 @@ class ReduceWindowOp(OpDef):
     dense<...> : tensor<Nx2xi64>}> ({ body }) : (...) -> ...` (generic form only)."""
 
     traits = frozenset(
-        {EXACT_RULE, MovesElements(_windowed_dims), ConservativeRule(blocks_moving_factors=True)}
+        {EXACT_RULE, MovesElements(_moved_by_windows), ConservativeRule(blocks_moving_factors=True)}
     )
 
     def _window(self, op: Op, rank: int) -> tuple:
@@ -570,7 +570,7 @@ class SelectAndScatterOp(OpDef):
     against all later ones); `scatter` adds the window's `source` value there."""
 
     traits = frozenset(
-        {EXACT_RULE, MovesElements(_windowed_dims), ConservativeRule(blocks_moving_factors=True)}
+        {EXACT_RULE, MovesElements(_moved_by_windows), ConservativeRule(blocks_moving_factors=True)}
     )
 
     def infer_types(self, op: Op) -> list[Type] | None:
