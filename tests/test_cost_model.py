@@ -28,13 +28,13 @@ from shardonnay.interop.hlo_collectives import (
     parse_hlo_collectives,
     replica_groups,
 )
+from shardonnay.ir.shardings import sharding_of
 from shardonnay.layout import device_slices
 from shardonnay.mesh import Mesh
 from shardonnay.partitioner.analysis.cost import (
     SDY_COLLECTIVES,
     CostModel,
     collective_costs,
-    operand_sharding,
 )
 from shardonnay.partitioner.analysis.memory import peak_memory
 from shardonnay.sharding import TensorSharding
@@ -270,7 +270,7 @@ def test_collectives_on_meshes_of_different_sizes_cost_per_device_of_their_own_m
         op = cost.op
         mesh = module.meshes[mesh_name]
         t = op.result_types[0]
-        source = operand_sharding(op.operands[0])
+        source = sharding_of(op.operands[0])
         need = lacking(t.shape, source, op.attributes["out_sharding"], mesh, 4)
         assert list(cost.needed) == need and len(cost.received) == mesh.size
         assert all(r >= n for r, n in zip(cost.received, need, strict=True))
@@ -296,7 +296,7 @@ func.func @main(%arg0: tensor<8xf32> {{sdy.sharding = #sdy.sharding<@{source_mes
 }}""")  # noqa: E501
     (cost,) = collective_costs(module).collectives
     op = cost.op
-    held = device_slices((8,), operand_sharding(op.operands[0]), module.meshes[source_mesh])
+    held = device_slices((8,), sharding_of(op.operands[0]), module.meshes[source_mesh])
     wanted = device_slices((8,), op.attributes["sharding"], module.meshes[target_mesh])
     need = [0] * 4  # a device outside the source mesh holds nothing
     for d, (region,) in wanted.items():
@@ -527,9 +527,7 @@ def test_shardy_collectives_on_the_corpus_move_what_the_layout_lacks(oracle):
             op = c.op
             mesh = module.meshes[op.attributes["out_sharding"].mesh]
             t = op.result_types[0]
-            source = operand_sharding(op.operands[0]) or TensorSharding.replicated_on(
-                "mesh", t.rank
-            )
+            source = sharding_of(op.operands[0]) or TensorSharding.replicated_on("mesh", t.rank)
             need = lacking(t.shape, source, op.attributes["out_sharding"], mesh, t.dtype.itemsize)
             assert list(c.needed) == need, (path.stem, c.where)
             assert all(r >= n for r, n in zip(c.received, need, strict=True)), (path.stem, c)

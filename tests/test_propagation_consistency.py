@@ -13,13 +13,13 @@ from pathlib import Path
 
 import pytest
 
+from shardonnay.ir.shardings import sharding_of
 from shardonnay.mesh import Mesh
 from shardonnay.pipeline import propagation_pipeline, sharding_group_import
 from shardonnay.propagation.checks.consistency import (
     ConsistencyError,
     FindingKind,
     check_propagated,
-    value_sharding,
     verify_propagated,
 )
 from shardonnay.propagation.checks.shard_by_shard import LocalCheck, Verdict, check_shard_by_shard
@@ -153,8 +153,8 @@ func.func @main(%a: tensor<8xf32> {{sdy.sharding = #sdy.sharding<@mesh, [{{"x"}}
     pad = out.functions[0].body.ops[0]
     verdict = check_shard_by_shard(
         pad,
-        [value_sharding(v) for v in pad.operands],
-        [value_sharding(pad.results[0])],
+        [sharding_of(v) for v in pad.operands],
+        [sharding_of(pad.results[0])],
         out.meshes["mesh"],
     )
     assert verdict.status is Verdict.NEEDS_COMMUNICATION and "differs" in verdict.reason

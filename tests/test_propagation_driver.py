@@ -352,11 +352,12 @@ def _group_program(a: str | None, b: str | None) -> str:
 
 
 def test_sync_gives_a_lone_sharding_to_every_member() -> None:
-    from shardonnay.propagation.importing.sharding_groups import get_sharding, sync_group_members
+    from shardonnay.ir.shardings import sharding_of
+    from shardonnay.propagation.importing.sharding_groups import sync_group_members
 
     module = parse_module(_group_program('[{"a"}, {}]', None))
     groups = sync_group_members(module)
-    assert [[str(get_sharding(v)) for v in g] for g in groups] == [
+    assert [[str(sharding_of(v)) for v in g] for g in groups] == [
         ['#sdy.sharding<@mesh, [{"a"}, {}]>'] * 2
     ]
     assert (

@@ -72,8 +72,9 @@ from shardonnay.export.unreduced import (
 )
 from shardonnay.ir.core import Func, Module, Op, Value
 from shardonnay.ir.shardings import (
-    DATA_FLOW_OPS,
     edge_sources,
+    func_arg_sharding,
+    func_result_sharding,
     is_equivalent,
     mesh_of,
     open_sharding,
@@ -83,6 +84,7 @@ from shardonnay.ir.shardings import (
 from shardonnay.ir.types import TensorType
 from shardonnay.mesh import Mesh
 from shardonnay.ops.rules import rule_for
+from shardonnay.ops.traits import DATA_FLOW, has_trait
 from shardonnay.propagation.projection import (
     FactorSharding,
     ShardingProjection,
@@ -93,7 +95,6 @@ from shardonnay.sharding_rule import OpShardingRule, TensorMapping
 
 __all__ = ["insert_explicit_reshards"]
 
-SHARDING = "sdy.sharding"
 _TERMINATORS = ("func.return", "stablehlo.return", "sdy.return")
 
 
@@ -118,9 +119,8 @@ class _FunctionPass:
             if op.name not in _TERMINATORS:
                 self.visit(op)
         ret = self.func.return_op
-        has_attrs = "res_attrs" in self.func.op.attributes
         for i in range(ret.num_operands):
-            target = self.func.result_attrs(i).get(SHARDING) if has_attrs else None
+            target = func_result_sharding(self.func, i)
             # The limited version too reshards a sharded value returned as a
             # result that makes axes unreduced.
             current = sharding_of(ret.operands[i])
@@ -134,7 +134,9 @@ class _FunctionPass:
 
     def visit(self, op: Op) -> None:
         full = self.full_version or _on_full_version(op)
-        if op.name in DATA_FLOW_OPS:
+        # (`stablehlo.if` ties no values while propagating, as in Shardy, but
+        # its branches must return its results' shardings, as a `case`'s do.)
+        if has_trait(op, DATA_FLOW) or op.name == "stablehlo.if":
             for target, sources in edge_sources(op):
                 for user, index in sources:
                     self.reshard_operand(user, index, target, after_operand=True, full=full)
@@ -234,16 +236,13 @@ class _FunctionPass:
         it has none), or, when no argument is sharded, to fully replicated
         shardings on the mesh of the first sharded operand."""
         callee = self.module.function(op.attributes["callee"].name)
-        has_attrs = "arg_attrs" in callee.op.attributes
-        targets = [
-            callee.arg_attrs(i).get(SHARDING) if has_attrs else None
-            for i in range(len(callee.type.inputs))
-        ]
+        targets = [func_arg_sharding(callee, i) for i in range(len(callee.type.inputs))]
         sharded = [s for s in targets if s is not None]
         if sharded:
             mesh_name = sharded[0].mesh
             targets = [
-                s or open_sharding(mesh_name, v) for s, v in zip(targets, op.operands, strict=True)
+                s or open_sharding(mesh_name, v.type)
+                for s, v in zip(targets, op.operands, strict=True)
             ]
         else:
             mesh_name = next(

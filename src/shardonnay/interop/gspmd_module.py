@@ -70,6 +70,7 @@ from shardonnay.interop.gspmd_shard_map import (
 )
 from shardonnay.ir.attributes import IntegerAttr, SymbolRefAttr
 from shardonnay.ir.core import Func, Module, Op, Value
+from shardonnay.ir.shardings import SHARDING as SDY_SHARDING
 from shardonnay.mesh import Mesh
 from shardonnay.ops.traits import SHARDING_ANNOTATION, has_trait
 from shardonnay.sharding import DimSharding, TensorSharding, TensorShardingPerValue
@@ -129,7 +130,7 @@ def _import_value_attrs(attrs: dict, type: Any, importer: MeshImporter, where: s
     annotation = importer.convert(hlo, type, where)
     if annotation.manual:
         raise ShardingError(f"{where}: a function's {ATTR} cannot be manual")
-    attrs["sdy.sharding"] = annotation.sharding
+    attrs[SDY_SHARDING] = annotation.sharding
 
 
 def _import_constraint(op: Op, importer: MeshImporter) -> None:
@@ -151,7 +152,7 @@ def _import_op_sharding(op: Op, importer: MeshImporter) -> None:
         importer.convert(h, r.type, f"{op.name} result {i}")
         for i, (h, r) in enumerate(zip(hlos, op.results, strict=True))
     ]
-    op.attributes["sdy.sharding"] = TensorShardingPerValue([a.sharding for a in annotations])
+    op.attributes[SDY_SHARDING] = TensorShardingPerValue([a.sharding for a in annotations])
 
 
 # -- export ------------------------------------------------------------------------------
@@ -175,8 +176,8 @@ def export_gspmd(module: Module) -> Module:
     exporter = _Exporter(module, meshes)
     for f in module.functions:
         for attrs in _attr_dicts(f):
-            if "sdy.sharding" in attrs:
-                attrs[ATTR] = exporter.text(attrs.pop("sdy.sharding"))
+            if SDY_SHARDING in attrs:
+                attrs[ATTR] = exporter.text(attrs.pop(SDY_SHARDING))
     for op in list(module.walk_post_order()):
         exporter.export(op)
     for op in [op for op in module.ops if op.name == "sdy.mesh"]:
@@ -239,8 +240,8 @@ class _Exporter:
             self._export_manual_computation(op, manual)
         elif op.name.startswith("sdy.") and op.name not in ("sdy.mesh", "sdy.return"):
             raise UnsupportedOpError(f"{op.name} has no GSPMD counterpart")
-        elif "sdy.sharding" in op.attributes:
-            shardings = op.attributes.pop("sdy.sharding").shardings
+        elif SDY_SHARDING in op.attributes:
+            shardings = op.attributes.pop(SDY_SHARDING).shardings
             texts = [self.text(s, manual) for s in shardings]
             op.attributes[ATTR] = texts[0] if len(texts) == 1 else "{" + ", ".join(texts) + "}"
 

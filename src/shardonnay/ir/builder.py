@@ -33,6 +33,7 @@ from typing import Any
 from shardonnay.errors import IRError
 from shardonnay.ir.attributes import DenseElementsAttr, SymbolRefAttr
 from shardonnay.ir.core import Block, Func, Module, Op, Region, Value
+from shardonnay.ir.shardings import set_func_result_sharding, set_sharding
 from shardonnay.ir.types import FunctionType, TensorType, Type
 from shardonnay.mesh import Mesh
 from shardonnay.ops.registry import lookup
@@ -232,11 +233,11 @@ class FunctionBuilder:
 
     def set_arg_sharding(self, index: int, sharding: TensorSharding) -> None:
         """`{sdy.sharding = #sdy.sharding<...>}` on argument `index`."""
-        self.func.arg_attrs(index)["sdy.sharding"] = sharding
+        set_sharding(self.func.arguments[index], sharding)
 
     def set_result_sharding(self, index: int, sharding: TensorSharding) -> None:
         """`{sdy.sharding = ...}` on result `index` (after `returns`)."""
-        self.func.result_attrs(index)["sdy.sharding"] = sharding
+        set_func_result_sharding(self.func, index, sharding)
 
     def returns(self, *values: Value) -> None:
         """Ends the body with `func.return` and sets the function's result types."""

@@ -1,57 +1,95 @@
-"""Where the sharding of a value lives, as Shardy's `getSharding` finds it.
+"""Where the sharding of a value lives: Shardy's `getSharding` / `setSharding`.
 
-- a function argument: its `sdy.sharding` argument attribute;
-- the result of `sdy.reshard` / `sdy.sharding_constraint`: their `sharding`;
-  of a collective: its `out_sharding`;
+Every pass reads and writes a value's sharding through `sharding_of` and
+`set_sharding`, and the attribute names are defined here only:
+
+- a function argument: its `sdy.sharding` argument attribute (a function
+  result: `func_result_sharding`);
+- the result of `sdy.reshard`, `sdy.sharding_constraint` or
+  `sdy.data_flow_edge`: their `sharding`; of a collective (an `sdy` op with an
+  `out_sharding`, Shardy's `CollectiveOpInterface`): its `out_sharding`;
 - the result of a named or manual computation: its `out_shardings`; an
   argument of its body: its `in_shardings` (without the manual axes of a
-  manual computation, which its body does not see);
-- an argument of a `while` region: the sharding of the matching `while`
-  result (they form one data-flow edge);
-- any other op result: the op's `sdy.sharding` (one sharding per result).
+  manual computation, which its body does not see: `erase_manual_axes`;
+  writing one puts them back, `add_free_axes`);
+- an argument of a `stablehlo.while` region: the sharding of the matching
+  `while` result (they form one data-flow edge);
+- any other op result: the op's `sdy.sharding`, a
+  `#sdy.sharding_per_value<[...]>` with one sharding per result; writing one
+  result's sharding gives the others without one a fully open sharding.
 
-Scalar block arguments (of reduction bodies, say) have none.
+Scalar block arguments (of reduction bodies, say) and the arguments of other
+regions have none.
 
-`edge_sources(op)` lists the data-flow edges of a data-flow op: the value that
-owns each edge's sharding and the operands that flow into it.
+>>> from shardonnay.syntax.mlir_reader import parse_module
+>>> module = parse_module('''
+... sdy.mesh @mesh = <["x"=2, "y"=2]>
+... func.func @main(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>})
+...     -> tensor<8xf32> {
+...   %0:2 = stablehlo.optimization_barrier %arg0, %arg0 : tensor<8xf32>, tensor<8xf32>
+...   %1 = sdy.manual_computation(%0#0) in_shardings=[<@mesh, [{"x", "y"}]>]
+...       out_shardings=[<@mesh, [{"x"}]>] manual_axes={"x"} (%arg1: tensor<4xf32>) {
+...     sdy.return %arg1 : tensor<4xf32>
+...   } : (tensor<8xf32>) -> tensor<8xf32>
+...   return %1 : tensor<8xf32>
+... }''')
+>>> main = module.functions[0]
+>>> str(sharding_of(main.arguments[0]))
+'#sdy.sharding<@mesh, [{"x"}]>'
+>>> manual = main.body.ops[1]
+>>> body_arg = manual.regions[0].entry.arguments[0]
+>>> str(sharding_of(body_arg))               # the body sees no manual axis
+'#sdy.sharding<@mesh, [{"y"}]>'
+>>> set_sharding(body_arg, TensorSharding.parse('<@mesh, [{}]>'))
+>>> str(manual.attributes[IN_SHARDINGS])     # the manual axes are put back
+'#sdy.sharding_per_value<[<@mesh, [{"x"}]>]>'
+>>> barrier = main.body.ops[0]
+>>> set_sharding(barrier.results[1], TensorSharding.parse('<@mesh, [{"y"}]>'))
+>>> str(barrier.attributes[SHARDING])        # the other result gets an open one
+'#sdy.sharding_per_value<[<@mesh, [{?}]>, <@mesh, [{"y"}]>]>'
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from shardonnay.ir.core import Block, Func, Op, Value
-from shardonnay.ir.types import TensorType
+from shardonnay.ir.types import TensorType, Type
 from shardonnay.mesh import Mesh
-from shardonnay.propagation.data_flow import erase_manual_axes
+from shardonnay.ops.traits import COMPUTATION, SHARDING_ANNOTATION, has_trait
 from shardonnay.sharding import DimSharding, TensorSharding, TensorShardingPerValue
 
 __all__ = [
-    "DATA_FLOW_OPS",
+    "IN_SHARDINGS",
+    "MANUAL_AXES",
+    "OUT_SHARDING",
+    "OUT_SHARDINGS",
+    "SHARDING",
+    "add_free_axes",
     "edge_sources",
+    "erase_manual_axes",
+    "func_arg_sharding",
+    "func_result_sharding",
     "is_equivalent",
     "mesh_of",
     "open_sharding",
+    "set_func_result_sharding",
     "set_sharding",
     "sharding_of",
 ]
 
+# A function argument's or result's sharding (argument/result attribute), and an
+# op's shardings, one per result (`#sdy.sharding_per_value<[...]>`).
 SHARDING = "sdy.sharding"
-DATA_FLOW_OPS = (
-    "stablehlo.while",
-    "stablehlo.case",
-    "stablehlo.optimization_barrier",
-    "sdy.named_computation",
-    "sdy.manual_computation",
-)
-_COLLECTIVES = (
-    "sdy.all_gather",
-    "sdy.all_slice",
-    "sdy.all_reduce",
-    "sdy.all_to_all",
-    "sdy.collective_permute",
-    "sdy.reduce_scatter",
-    "sdy.replicated_to_unreduced",
-    "sdy.sharded_to_unreduced",
-)
+# A named or manual computation's shardings of its operands (as its body's
+# arguments) and of its results; a manual computation's manual axes.
+IN_SHARDINGS = "in_shardings"
+OUT_SHARDINGS = "out_shardings"
+MANUAL_AXES = "manual_axes"
+# A collective's result sharding.
+OUT_SHARDING = "out_sharding"
+# The one sharding of `sdy.reshard`, `sdy.sharding_constraint`, `sdy.data_flow_edge`.
+_OWN_SHARDING = "sharding"
 
 
 def mesh_of(sharding: TensorSharding, meshes: dict[str, Mesh]) -> Mesh:
@@ -63,6 +101,14 @@ def _parent_op(v: Value) -> Op | None:
     return block.parent_op if isinstance(block, Block) else None
 
 
+def _has_own_sharding(op: Op) -> bool:
+    return has_trait(op, SHARDING_ANNOTATION) or op.name == "sdy.data_flow_edge"
+
+
+def _is_collective(op: Op) -> bool:
+    return op.name.startswith("sdy.") and OUT_SHARDING in op.attributes
+
+
 def sharding_of(v: Value) -> TensorSharding | None:
     """The sharding of `v` (see the module docstring); None when it has none."""
     op = v.op
@@ -71,32 +117,86 @@ def sharding_of(v: Value) -> TensorSharding | None:
         if parent is None:
             return None
         if parent.name == "func.func":
-            s = Func(parent).arg_attrs(v.index).get(SHARDING) if _has(parent, "arg_attrs") else None
-            return s if isinstance(s, TensorSharding) else None
+            return _signature_sharding(parent, "arg_attrs", v.index)
         if parent.name == "stablehlo.while":
             return sharding_of(parent.results[v.index])
         if parent.name == "sdy.named_computation":
-            return _per_value_at(parent.attributes.get("in_shardings"), v.index)
+            return _per_value_at(parent.attributes.get(IN_SHARDINGS), v.index)
         if parent.name == "sdy.manual_computation":
-            s = _per_value_at(parent.attributes.get("in_shardings"), v.index)
+            s = _per_value_at(parent.attributes.get(IN_SHARDINGS), v.index)
             return None if s is None else erase_manual_axes(s, _manual_axes(parent))
         return None
-    if op.name in ("sdy.reshard", "sdy.sharding_constraint", "sdy.data_flow_edge"):
-        s = op.attributes.get("sharding")
+    if _has_own_sharding(op):
+        s = op.attributes.get(_OWN_SHARDING)
         return s if isinstance(s, TensorSharding) else None
-    if op.name in _COLLECTIVES:
-        return op.attributes.get("out_sharding")
-    if op.name in ("sdy.named_computation", "sdy.manual_computation"):
-        return _per_value_at(op.attributes.get("out_shardings"), v.index)
+    if _is_collective(op):
+        s = op.attributes[OUT_SHARDING]
+        return s if isinstance(s, TensorSharding) else None
+    if has_trait(op, COMPUTATION):
+        return _per_value_at(op.attributes.get(OUT_SHARDINGS), v.index)
     return _per_value_at(op.attributes.get(SHARDING), v.index)
 
 
+def set_sharding(v: Value, sharding: TensorSharding) -> None:
+    """Gives `v` the sharding `sharding`, where `sharding_of` finds it (a
+    manual computation's body argument: with the manual axes of its
+    in-sharding put back); the other values of an op or computation without
+    shardings get fully open ones. A value that has no place for a sharding
+    (an argument of a reduction body, say) is left alone."""
+    op = v.op
+    if op is None:
+        parent = _parent_op(v)
+        if parent is None:
+            return
+        if parent.name == "func.func":
+            Func(parent).arg_attrs(v.index)[SHARDING] = sharding
+        elif parent.name == "stablehlo.while":
+            set_sharding(parent.results[v.index], sharding)
+        elif parent.name == "sdy.named_computation":
+            arguments = parent.regions[0].entry.arguments
+            _set_per_value(parent, IN_SHARDINGS, v.index, sharding, arguments)
+        elif parent.name == "sdy.manual_computation":
+            ins = list(parent.attributes[IN_SHARDINGS])
+            ins[v.index] = add_free_axes(ins[v.index], sharding, _manual_axes(parent))
+            parent.attributes[IN_SHARDINGS] = TensorShardingPerValue(tuple(ins))
+        return
+    if _has_own_sharding(op):
+        op.attributes[_OWN_SHARDING] = sharding
+    elif _is_collective(op):
+        op.attributes[OUT_SHARDING] = sharding
+    elif has_trait(op, COMPUTATION):
+        _set_per_value(op, OUT_SHARDINGS, v.index, sharding, op.results)
+    else:
+        _set_per_value(op, SHARDING, v.index, sharding, op.results)
+
+
+def func_arg_sharding(func: Func, index: int) -> TensorSharding | None:
+    """The sharding of argument `index` of `func`, a declaration's too."""
+    return _signature_sharding(func.op, "arg_attrs", index)
+
+
+def func_result_sharding(func: Func, index: int) -> TensorSharding | None:
+    """The sharding of result `index` of `func` (its `sdy.sharding` result attribute)."""
+    return _signature_sharding(func.op, "res_attrs", index)
+
+
+def set_func_result_sharding(func: Func, index: int, sharding: TensorSharding) -> None:
+    """Gives result `index` of `func` the sharding `sharding`."""
+    func.result_attrs(index)[SHARDING] = sharding
+
+
 def _manual_axes(op: Op) -> tuple[str, ...]:
-    return op.attributes["manual_axes"].names
+    return op.attributes[MANUAL_AXES].names
 
 
-def _has(op: Op, key: str) -> bool:
-    return key in op.attributes
+def _signature_sharding(func: Op, key: str, index: int) -> TensorSharding | None:
+    """The `sdy.sharding` of a function's argument or result (`key`:
+    `arg_attrs`, `res_attrs`), read without creating its attribute dicts."""
+    dicts = func.attributes.get(key)
+    if not dicts or index >= len(dicts) or not isinstance(dicts[index], dict):
+        return None
+    s = dicts[index].get(SHARDING)
+    return s if isinstance(s, TensorSharding) else None
 
 
 def _per_value_at(per_value, index: int) -> TensorSharding | None:
@@ -105,45 +205,72 @@ def _per_value_at(per_value, index: int) -> TensorSharding | None:
     return None
 
 
-def set_sharding(v: Value, sharding: TensorSharding) -> None:
-    """Gives `v` the sharding `sharding`, where `sharding_of` finds it; the
-    other results of a multi-result op without shardings get open ones."""
-    op = v.op
-    if op is None:
-        parent = _parent_op(v)
-        assert parent is not None
-        if parent.name == "func.func":
-            Func(parent).arg_attrs(v.index)[SHARDING] = sharding
-        elif parent.name == "stablehlo.while":
-            set_sharding(parent.results[v.index], sharding)
-        elif parent.name == "sdy.named_computation":
-            arguments = parent.regions[0].entry.arguments
-            _set_per_value(parent, "in_shardings", v.index, sharding, arguments)
-        return
-    if op.name in ("sdy.reshard", "sdy.sharding_constraint", "sdy.data_flow_edge"):
-        op.attributes["sharding"] = sharding
-    elif op.name in _COLLECTIVES:
-        op.attributes["out_sharding"] = sharding
-    elif op.name == "sdy.named_computation":
-        _set_per_value(op, "out_shardings", v.index, sharding, op.results)
-    else:
-        _set_per_value(op, SHARDING, v.index, sharding, op.results)
-
-
 def _set_per_value(op: Op, key: str, index: int, sharding: TensorSharding, values) -> None:
     per_value = op.attributes.get(key)
     if isinstance(per_value, TensorShardingPerValue):
         shardings = list(per_value)
     else:
-        shardings = [open_sharding(sharding.mesh, v) for v in values]
+        shardings = [open_sharding(sharding.mesh, v.type) for v in values]
     shardings[index] = sharding
     op.attributes[key] = TensorShardingPerValue(tuple(shardings))
 
 
-def open_sharding(mesh: str | Mesh, v: Value) -> TensorSharding:
-    """The fully open sharding of `v` on `mesh` (`[{?}, {?}]`: every dim open and empty)."""
-    rank = len(v.type.shape) if isinstance(v.type, TensorType) else 0
-    return TensorSharding(mesh, tuple(DimSharding((), False) for _ in range(rank)))
+def open_sharding(mesh: str | Mesh, t: Type) -> TensorSharding:
+    """The fully open sharding of a value of type `t` on `mesh` (every dim open and empty).
+
+    >>> str(open_sharding("m", TensorType.parse("tensor<8x4xf32>")))
+    '#sdy.sharding<@m, [{?}, {?}]>'
+    """
+    rank = len(t.shape) if isinstance(t, TensorType) else 0
+    return TensorSharding.replicated_on(mesh, rank, is_closed=False)
+
+
+def erase_manual_axes(sharding: TensorSharding, manual_axes: Sequence[str]) -> TensorSharding:
+    """`sharding` (of a manual computation's operand or result) as its body sees
+    it: without the manual axes, which lead every dim.
+
+    >>> s = TensorSharding.parse('<@m, [{"x", "y", ?}, {"x"}], replicated={"x", "z"}>')
+    >>> str(erase_manual_axes(s, ["x"]))
+    '#sdy.sharding<@m, [{"y", ?}, {}], replicated={"z"}>'
+    """
+    if not manual_axes:
+        return sharding
+    dims = []
+    for d in sharding.dims:
+        k = 0
+        while k < len(d.axes) and d.axes[k].name in manual_axes:
+            k += 1
+        dims.append(DimSharding(d.axes[k:], d.is_closed, d.priority))
+    return TensorSharding(
+        sharding.mesh,
+        tuple(dims),
+        tuple(a for a in sharding.replicated if a.name not in manual_axes),
+        tuple(a for a in sharding.unreduced if a.name not in manual_axes),
+        sharding.reduction,
+    )
+
+
+def add_free_axes(
+    outer: TensorSharding, sharding: TensorSharding, manual_axes: Sequence[str]
+) -> TensorSharding:
+    """A body's view `sharding` seen from outside a manual computation whose
+    operand or result has the sharding `outer`: every dim gets the manual axes
+    of `outer` (major) then the axes of `sharding`; `replicated`/`unreduced`
+    are those of `outer`.
+
+    >>> outer = TensorSharding.parse('<@m, [{"x", ?}, {}], replicated={"z"}>')
+    >>> str(add_free_axes(outer, TensorSharding.parse('<@m, [{"y"}, {?}]>'), ["x"]))
+    '#sdy.sharding<@m, [{"x", "y"}, {?}], replicated={"z"}>'
+    """
+    dims = []
+    for o, d in zip(outer.dims, sharding.dims, strict=True):
+        k = 0
+        while k < len(o.axes) and o.axes[k].name in manual_axes:
+            k += 1
+        dims.append(DimSharding((*o.axes[:k], *d.axes), d.is_closed, d.priority))
+    return TensorSharding(
+        sharding.mesh, tuple(dims), outer.replicated, outer.unreduced, outer.reduction
+    )
 
 
 def is_equivalent(a: TensorSharding | None, b: TensorSharding | None) -> bool:
@@ -166,20 +293,21 @@ def edge_sources(op: Op) -> list[tuple[TensorSharding | None, list[tuple[Op, int
     edge has, as the values flowing into it see it, and the (op, operand
     index) pairs of those values. (The body of a manual computation sees its
     results without the manual axes; its operands flow into its arguments with
-    them.)"""
+    them.) A `stablehlo.if` ties no values while propagating, but its branches
+    return its results as a `case`'s do: they must have the results' shardings."""
     name = op.name
     if name == "stablehlo.while":
         body = op.regions[1].entry.terminator
         return [(sharding_of(r), [(op, i), (body, i)]) for i, r in enumerate(op.results)]
-    if name == "stablehlo.case":
+    if name in ("stablehlo.case", "stablehlo.if"):
         terminators = [region.entry.terminator for region in op.regions]
         return [(sharding_of(r), [(t, i) for t in terminators]) for i, r in enumerate(op.results)]
     if name == "stablehlo.optimization_barrier":
         return [(sharding_of(r), [(op, i)]) for i, r in enumerate(op.results)]
-    if name in ("sdy.named_computation", "sdy.manual_computation"):
+    if has_trait(op, COMPUTATION):
         body = op.regions[0].entry
         ret = body.terminator
-        ins = op.attributes.get("in_shardings")
+        ins = op.attributes.get(IN_SHARDINGS)
         outs = [sharding_of(r) for r in op.results]
         if name == "sdy.manual_computation":
             manual = _manual_axes(op)

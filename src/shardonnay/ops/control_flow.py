@@ -242,9 +242,14 @@ class WhileOp(OpDef):
 
 
 class IfOp(OpDef):
-    """`"stablehlo.if"(%pred) ({ true branch }, { false branch }) : (tensor<i1>) -> t`."""
+    """`"stablehlo.if"(%pred) ({ true branch }, { false branch }) : (tensor<i1>) -> t`.
 
-    traits = frozenset({DATA_FLOW, RECURSIVE_EFFECTS})
+    No data-flow op: Shardy ties none of its values (its data-flow ops are
+    `while`, `case`, `optimization_barrier` and the computations), so its
+    results get no sharding from its branches (JAX lowers `cond` to `case`).
+    """
+
+    traits = frozenset({RECURSIVE_EFFECTS})
     pure = False
 
     def verify(self, op: Op) -> None:

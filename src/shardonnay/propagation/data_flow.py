@@ -1,43 +1,43 @@
 """Data-flow edges: the values that control flow ties to one sharding.
 
-A data-flow op (`DATA_FLOW_OPS`) gets one `DataFlowEdge` per value it ties:
-for result `i` of `stablehlo.while`, the result and the `i`-th argument of
-both regions are the edge's targets, the `i`-th operand and the `i`-th value
-the body returns its sources; `stablehlo.case`/`stablehlo.if` results have
-each branch's returned value as sources; `stablehlo.optimization_barrier`
-results their operand; `sdy.named_computation` and `sdy.manual_computation`
-arguments their operand and their results the value returned by the body.
+A data-flow op (one with the `DATA_FLOW` trait of `shardonnay.ops.traits`,
+as Shardy's `ShardableDataFlowOpInterface`: not `stablehlo.if`) gets one
+`DataFlowEdge` per value it ties: for result `i` of `stablehlo.while`, the
+result and the `i`-th argument of both regions are the edge's targets, the
+`i`-th operand and the `i`-th value the body returns its sources;
+`stablehlo.case` results have each branch's returned value as sources;
+`stablehlo.optimization_barrier` results their operand;
+`sdy.named_computation` and `sdy.manual_computation` arguments their operand
+and their results the value returned by the body.
 
 A manual computation's body sees its tensors without the manual axes
 (`erase_manual_axes`), and the outside sees the body's shardings with them
-put back (`add_free_axes`).
+put back (`add_free_axes`); both live with the sharding accessor,
+`shardonnay.ir.shardings`.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from shardonnay.ir.core import Op, Value
-from shardonnay.sharding import DimSharding, TensorSharding
+from shardonnay.ir.shardings import (
+    IN_SHARDINGS,
+    MANUAL_AXES,
+    OUT_SHARDINGS,
+    add_free_axes,
+    erase_manual_axes,
+)
+from shardonnay.sharding import TensorSharding
 
 __all__ = [
-    "DATA_FLOW_OPS",
     "DataFlowEdge",
     "add_free_axes",
     "data_flow_edges_of",
     "erase_manual_axes",
 ]
-
-DATA_FLOW_OPS = (
-    "stablehlo.while",
-    "stablehlo.case",
-    "stablehlo.if",
-    "stablehlo.optimization_barrier",
-    "sdy.named_computation",
-    "sdy.manual_computation",
-)
 
 
 @dataclass(eq=False)
@@ -77,7 +77,7 @@ def data_flow_edges_of(op: Op) -> tuple[list[DataFlowEdge], list[DataFlowEdge]]:
             edge([(op, i), (ret, i)], [r, body.arguments[i], cond.arguments[i]])
             for i, r in enumerate(op.results)
         ]
-    if name in ("stablehlo.case", "stablehlo.if"):
+    if name == "stablehlo.case":
         rets = [r.entry.terminator for r in op.regions]
         return [], [edge([(t, i) for t in rets], [r]) for i, r in enumerate(op.results)]
     if name == "stablehlo.optimization_barrier":
@@ -92,8 +92,8 @@ def data_flow_edges_of(op: Op) -> tuple[list[DataFlowEdge], list[DataFlowEdge]]:
     if name == "sdy.manual_computation":
         body = op.regions[0].entry
         ret = body.terminator
-        manual = op.attributes["manual_axes"].names
-        ins, outs = op.attributes["in_shardings"], op.attributes["out_shardings"]
+        manual = op.attributes[MANUAL_AXES].names
+        ins, outs = op.attributes[IN_SHARDINGS], op.attributes[OUT_SHARDINGS]
         arg_edges, result_edges = [], []
         for i, a in enumerate(body.arguments):
             e = edge([(op, i)], [a])
@@ -107,51 +107,3 @@ def data_flow_edges_of(op: Op) -> tuple[list[DataFlowEdge], list[DataFlowEdge]]:
             result_edges.append(e)
         return arg_edges, result_edges
     return [], []
-
-
-def erase_manual_axes(sharding: TensorSharding, manual_axes: Sequence[str]) -> TensorSharding:
-    """`sharding` (of a manual computation's operand or result) as its body sees
-    it: without the manual axes, which lead every dim.
-
-    >>> s = TensorSharding.parse('<@m, [{"x", "y", ?}, {"x"}], replicated={"x", "z"}>')
-    >>> str(erase_manual_axes(s, ["x"]))
-    '#sdy.sharding<@m, [{"y", ?}, {}], replicated={"z"}>'
-    """
-    if not manual_axes:
-        return sharding
-    dims = []
-    for d in sharding.dims:
-        k = 0
-        while k < len(d.axes) and d.axes[k].name in manual_axes:
-            k += 1
-        dims.append(DimSharding(d.axes[k:], d.is_closed, d.priority))
-    return TensorSharding(
-        sharding.mesh,
-        tuple(dims),
-        tuple(a for a in sharding.replicated if a.name not in manual_axes),
-        tuple(a for a in sharding.unreduced if a.name not in manual_axes),
-        sharding.reduction,
-    )
-
-
-def add_free_axes(
-    outer: TensorSharding, sharding: TensorSharding, manual_axes: Sequence[str]
-) -> TensorSharding:
-    """A body's view `sharding` seen from outside a manual computation whose
-    operand or result has the sharding `outer`: every dim gets the manual axes
-    of `outer` (major) then the axes of `sharding`; `replicated`/`unreduced`
-    are those of `outer`.
-
-    >>> outer = TensorSharding.parse('<@m, [{"x", ?}, {}], replicated={"z"}>')
-    >>> str(add_free_axes(outer, TensorSharding.parse('<@m, [{"y"}, {?}]>'), ["x"]))
-    '#sdy.sharding<@m, [{"x", "y"}, {?}], replicated={"z"}>'
-    """
-    dims = []
-    for o, d in zip(outer.dims, sharding.dims, strict=True):
-        k = 0
-        while k < len(o.axes) and o.axes[k].name in manual_axes:
-            k += 1
-        dims.append(DimSharding((*o.axes[:k], *d.axes), d.is_closed, d.priority))
-    return TensorSharding(
-        sharding.mesh, tuple(dims), outer.replicated, outer.unreduced, outer.reduction
-    )

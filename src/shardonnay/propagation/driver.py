@@ -59,8 +59,8 @@ How it runs (as Shardy's pass does):
 Values tied by control flow share one sharding, kept on a data-flow edge:
 for result `i` of `stablehlo.while`, the result and the `i`-th argument of
 both regions are the edge's targets, the `i`-th operand and the `i`-th value
-the body returns its sources; `stablehlo.case`/`stablehlo.if` results have
-each branch's returned value as sources; `stablehlo.optimization_barrier`
+the body returns its sources; `stablehlo.case` results have each branch's
+returned value as sources; `stablehlo.optimization_barrier`
 results their operand; `sdy.named_computation` arguments their operand
 and its results the value returned by its body. An edge propagates with an
 identity rule from all its sources to its one sharding. `sdy.sharding_group`
@@ -80,11 +80,11 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Literal
 
 from shardonnay.ir.core import Block, Func, Module, Op, Value
+from shardonnay.ir.shardings import func_result_sharding, set_func_result_sharding
 from shardonnay.ir.types import TensorType
 from shardonnay.ops.rules import RULE_ATTRIBUTE
 from shardonnay.progress import tracker
 from shardonnay.propagation.data_flow import (
-    DATA_FLOW_OPS,
     DataFlowEdge,
     add_free_axes,
     erase_manual_axes,
@@ -108,12 +108,11 @@ from shardonnay.propagation.op_priority import OP_PRIORITY_STAGES, Directions, I
 from shardonnay.propagation.propagation_step import StepOutcomes, identity_rule
 from shardonnay.propagation.sharding_store import EdgeChoice, Ref, ShardingStore
 from shardonnay.propagation.user_priority import initial_for_priorities, restore_priority
-from shardonnay.propagation.write_back import SHARDING, write_back
+from shardonnay.propagation.write_back import write_back
 from shardonnay.sharding import TensorSharding
 from shardonnay.sharding_rule import OpShardingRule
 
 __all__ = [
-    "DATA_FLOW_OPS",
     "DataFlowEdge",
     "Strategy",
     "add_free_axes",
@@ -583,13 +582,14 @@ class _Driver(ShardingStore):
             for i, value in enumerate(func.return_op.operands):
                 if not isinstance(value.type, TensorType):
                     continue
-                attrs = func.result_attrs(i)
 
-                def set_result(_index: int, s: TensorSharding, attrs: dict = attrs) -> None:
+                def set_result(
+                    _index: int, s: TensorSharding, func: Func = func, i: int = i
+                ) -> None:
                     if self.recorder is not None:
-                        ref = self._result_ref
-                        self.recorder.changed(ref, attrs.get(SHARDING), s, self._step)
-                    attrs[SHARDING] = s
+                        old = func_result_sharding(func, i)
+                        self.recorder.changed(self._result_ref, old, s, self._step)
+                    set_func_result_sharding(func, i, s)
 
                 self._result_ref = (func, i) if self.recorder is not None else None
                 rule = identity_rule(value.type)
@@ -601,7 +601,7 @@ class _Driver(ShardingStore):
                     False,
                     notify=False,
                     set_results=set_result,
-                    result_shardings=[attrs.get(SHARDING)],
+                    result_shardings=[func_result_sharding(func, i)],
                 )
                 self._result_ref = None
 

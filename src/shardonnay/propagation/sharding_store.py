@@ -1,14 +1,16 @@
 """Where the shardings of a module are kept while it propagates.
 
-A `ShardingStore` reads a module once: the sharding of every function
-argument (`sdy.sharding` in its argument attributes), op result
-(`sdy.sharding = #sdy.sharding_per_value<[...]>`), sharding constraint and
-reshard (their `sharding`), and the in/out shardings of named and manual
-computations (in shardings without their manual axes); an open value has
-None. It then keeps one sharding per storage owner: values tied by control
-flow share the one of their data-flow edge, kept on the edge's owner (the
-value `_key` gives), and without data-flow edges the region arguments of a
+A `ShardingStore` reads a module once, through the one sharding accessor
+(`shardonnay.ir.shardings.sharding_of`): the sharding of every function
+argument, op result, and body argument of a named or manual computation
+(without the manual axes); a value without one has None. Function results'
+shardings are read and written in place (`func_result_sharding`). It then
+keeps one sharding per storage owner: values tied by control flow share the
+one of their data-flow edge, kept on the edge's owner (the value `_key`
+gives), and without data-flow edges the region arguments of a
 `stablehlo.while` read and write the sharding of the result they stand for.
+The module is written back through the same accessor
+(`shardonnay.propagation.write_back`).
 
 It also reads the sharding rule of every op (`rule_for`; None for an op
 without one or with a non-tensor type) and lists, in program order, the
@@ -47,21 +49,25 @@ from collections.abc import Set as AbstractSet
 
 from shardonnay.errors import ShardingError
 from shardonnay.ir.core import Func, Module, Op, Value
+from shardonnay.ir.shardings import (
+    func_result_sharding,
+    set_func_result_sharding,
+    sharding_of,
+)
 from shardonnay.ir.types import TensorType
 from shardonnay.mesh import Mesh
 from shardonnay.ops.rules import rule_for
+from shardonnay.ops.traits import COMPUTATION, DATA_FLOW, has_trait
 from shardonnay.propagation.data_flow import (
-    DATA_FLOW_OPS,
     DataFlowEdge,
     data_flow_edges_of,
-    erase_manual_axes,
 )
 from shardonnay.propagation.op_priority import Item, is_elementwise
-from shardonnay.propagation.write_back import SHARDING
-from shardonnay.sharding import TensorSharding, TensorShardingPerValue
+from shardonnay.sharding import TensorSharding
 from shardonnay.sharding_rule import OpShardingRule
 
 __all__ = ["EdgeChoice", "Ref", "ShardingStore"]
+
 
 # Where a sharding is kept: a value, or a function's result (function, index).
 Ref = Value | tuple[Func, int]
@@ -119,9 +125,7 @@ class ShardingStore:
         for func in self.module.functions:
             for i, arg in enumerate(func.arguments):
                 self.arg_of[arg] = (func, i)
-                self.shardings[arg] = (
-                    func.arg_attrs(i).get(SHARDING) if not func.is_declaration else None
-                )
+                self.shardings[arg] = sharding_of(arg)
         for top in self.module.ops:
             for op in self._walk_with_edges(top, data_flow_edges):
                 if isinstance(op, DataFlowEdge):
@@ -135,7 +139,7 @@ class ShardingStore:
     def _walk_with_edges(self, op: Op, data_flow_edges: EdgeChoice) -> Iterator[Item]:
         edges: tuple[list[DataFlowEdge], list[DataFlowEdge]] = ([], [])
         tied = data_flow_edges(op) if callable(data_flow_edges) else data_flow_edges
-        if tied and op.name in DATA_FLOW_OPS:
+        if tied and has_trait(op, DATA_FLOW):
             edges = data_flow_edges_of(op)
             for edge in (*edges[0], *edges[1]):
                 self._add_edge(edge)
@@ -160,29 +164,14 @@ class ShardingStore:
             self.edges_of_source[use] = edge
 
     def _read_result_shardings(self, op: Op) -> None:
-        if op.name in ("sdy.sharding_constraint", "sdy.reshard"):
-            self.shardings[op.results[0]] = self._distinct(op.attributes["sharding"])
-            return
-        if op.name in ("sdy.named_computation", "sdy.manual_computation"):
-            manual = op.attributes["manual_axes"].names if "manual_axes" in op.attributes else ()
-            for key, values in (
-                ("in_shardings", op.regions[0].entry.arguments),
-                ("out_shardings", op.results),
-            ):
-                per_value = op.attributes.get(key)
-                for i, v in enumerate(values):
-                    s = per_value[i] if per_value is not None else None
-                    if s is not None and key == "in_shardings":
-                        s = erase_manual_axes(s, manual)
-                    self.shardings[v] = s
-            return
-        per_value = op.attributes.get(SHARDING)
-        for i, r in enumerate(op.results):
-            self.shardings[r] = (
-                self._distinct(per_value[i])
-                if isinstance(per_value, TensorShardingPerValue)
-                else None
-            )
+        """The shardings of `op`'s results and, for a computation, of its body's
+        arguments (as the body sees them), as `sharding_of` reads them."""
+        values = list(op.results)
+        if has_trait(op, COMPUTATION):
+            values = [*op.regions[0].entry.arguments, *values]
+        for v in values:
+            s = sharding_of(v)
+            self.shardings[v] = self._distinct(s) if s is not None else None
 
     def _rule(self, op: Op) -> OpShardingRule | None:
         try:
@@ -234,8 +223,8 @@ class ShardingStore:
             if func.is_declaration:
                 continue
             for i in range(len(func.type.results)):
-                s = func.result_attrs(i).get(SHARDING)
-                if isinstance(s, TensorSharding):
+                s = func_result_sharding(func, i)
+                if s is not None:
                     out.append(((func, i), s))
         return out
 
@@ -243,7 +232,7 @@ class ShardingStore:
         if isinstance(ref, Value):
             return self.shardings.get(ref)
         func, i = ref
-        return func.result_attrs(i).get(SHARDING)
+        return func_result_sharding(func, i)
 
     def _set_ref(self, ref: Ref, sharding: TensorSharding) -> None:
         sharding = self._distinct(sharding)
@@ -251,4 +240,4 @@ class ShardingStore:
             self.shardings[ref] = sharding
         else:
             func, i = ref
-            func.result_attrs(i)[SHARDING] = sharding
+            set_func_result_sharding(func, i, sharding)

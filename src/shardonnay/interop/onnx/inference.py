@@ -55,6 +55,7 @@ from shardonnay.interop.onnx.specs import (
 )
 from shardonnay.ir.attributes import IntegerAttr
 from shardonnay.ir.builder import Builder
+from shardonnay.ir.shardings import SHARDING, func_arg_sharding, open_sharding, sharding_of
 from shardonnay.ir.types import TensorType, element_type_of
 from shardonnay.mesh import Mesh
 from shardonnay.ops.registry import OpDef, register
@@ -160,7 +161,7 @@ def infer(
             shardings[n] = _or_replicated(s, view.shape(n))
     main = done.function("main")
     for i, name in enumerate(_arguments(view)):
-        shardings[name] = _or_replicated(main.arg_attrs(i).get("sdy.sharding"), view.shape(name))
+        shardings[name] = _or_replicated(func_arg_sharding(main, i), view.shape(name))
     written = view.with_specs(node_specs, mesh.size)
     return Inference(written, tuple(node_specs), tuple(notes), mesh, shardings)
 
@@ -168,20 +169,15 @@ def infer(
 def node_shardings(module: Any) -> dict[int, tuple[list, list]]:
     """Per node index (`onnx.node` attribute), the shardings its op sees on
     its operands (after any constraint or reshard) and gives its results."""
-    from shardonnay.propagation.importing.sharding_groups import get_sharding
-
-    def seen(value) -> TensorSharding | None:
-        op = value.op
-        if op is not None and op.name in ("sdy.reshard", "sdy.sharding_constraint"):
-            return op.attributes["sharding"]
-        return get_sharding(value)
-
     out = {}
     for op in module.walk():
         index = op.attributes.get(NODE_INDEX)
         if index is None:
             continue
-        out[index.value] = ([seen(v) for v in op.operands], [seen(r) for r in op.results])
+        out[index.value] = (
+            [sharding_of(v) for v in op.operands],
+            [sharding_of(r) for r in op.results],
+        )
     return out
 
 
@@ -219,7 +215,6 @@ def _module(
     inputs_unsharded: bool,
 ) -> tuple[Any, list[str]]:
     """The propagation module of the graph (see the module docstring)."""
-    from shardonnay.propagation.write_back import open_sharding
 
     notes = []
     arguments = _arguments(view)
@@ -270,7 +265,7 @@ def _module(
             )
             given = explicit[index].outputs
             if given:
-                op.attributes["sdy.sharding"] = TensorShardingPerValue(
+                op.attributes[SHARDING] = TensorShardingPerValue(
                     tuple(
                         sharding(given[n]) if n in given else open_sharding(_MESH, t)
                         for n, t in zip(node.output, types, strict=True)

@@ -80,7 +80,8 @@ from shardonnay.collectives.traffic import (
 )
 from shardonnay.errors import IRError
 from shardonnay.ir.attributes import IntegerAttr
-from shardonnay.ir.core import Block, Func, Module, Op, Value
+from shardonnay.ir.core import Func, Module, Op, Value
+from shardonnay.ir.shardings import sharding_of
 from shardonnay.ir.types import TensorType
 from shardonnay.layout import local_shape
 from shardonnay.mesh import Mesh
@@ -94,7 +95,7 @@ from shardonnay.partitioner.analysis.cost_model import (
     element_bytes,
 )
 from shardonnay.partitioner.reshard.layout_moves import Relayout, axis_groups, spanned_axes
-from shardonnay.sharding import DimSharding, TensorSharding, TensorShardingPerValue
+from shardonnay.sharding import TensorSharding
 
 # -- global programs: Shardy's collectives ----------------------------------------------------
 
@@ -156,41 +157,6 @@ def _collective_ops(module: Module) -> Iterator[tuple[str, Op]]:
         yield from visit(root, (root.name,))
 
 
-def operand_sharding(value: Value) -> TensorSharding | None:
-    """The sharding `value` is laid out with, as Shardy reads it (None: replicated)."""
-    op = value.op
-    if op is not None:
-        if op.name in SDY_COLLECTIVES:
-            return op.attributes.get("out_sharding")
-        if op.name in ("sdy.reshard", "sdy.sharding_constraint"):
-            return op.attributes.get("sharding")
-        per_value = op.attributes.get("sdy.sharding")
-        return per_value[value.index] if isinstance(per_value, TensorShardingPerValue) else None
-    block = value.defining
-    parent = block.parent_op if isinstance(block, Block) else None
-    if parent is None:
-        return None
-    if parent.name == "func.func":
-        sharding = Func(parent).arg_attrs(value.index).get("sdy.sharding")
-        return sharding if isinstance(sharding, TensorSharding) else None
-    if parent.name == "stablehlo.while":
-        return operand_sharding(parent.results[value.index])
-    if parent.name == "sdy.manual_computation":
-        in_shardings = parent.attributes.get("in_shardings")
-        manual = parent.attributes.get("manual_axes")
-        if isinstance(in_shardings, TensorShardingPerValue):
-            return _without_axes(in_shardings[value.index], getattr(manual, "names", ()))
-    return None
-
-
-def _without_axes(sharding: TensorSharding, names: Sequence[str]) -> TensorSharding:
-    dims = tuple(
-        DimSharding(tuple(a for a in d.axes if a.name not in names), d.is_closed, d.priority)
-        for d in sharding.dims
-    )
-    return TensorSharding(sharding.mesh, dims)
-
-
 def _mesh_of(sharding: TensorSharding, meshes: Mapping[str, Mesh], op: Op) -> Mesh:
     if isinstance(sharding.mesh, Mesh):
         return sharding.mesh
@@ -221,7 +187,7 @@ def _sdy_cost(where: str, op: Op, meshes: Mapping[str, Mesh], model: CostModel) 
     if not isinstance(target, TensorSharding):
         raise IRError(f"{op.name}: has no result sharding{_at(op)}")
     mesh = _mesh_of(target, meshes, op)
-    source = operand_sharding(op.operands[0])
+    source = sharding_of(op.operands[0])
     if source is None:
         source = TensorSharding.replicated_on(target.mesh, t.rank)
     source_mesh = _mesh_of(source, meshes, op)
@@ -366,7 +332,7 @@ def _buffer(
     if not isinstance(t, TensorType):
         return 0, 0, 0
     shape = t.shape
-    sharding = operand_sharding(value) if in_manual else None
+    sharding = sharding_of(value) if in_manual else None
     if sharding is not None and sharding.rank == t.rank:
         shape = local_shape(shape, sharding, _mesh_of(sharding, meshes, op))
     eb = element_bytes(t.element_type)

@@ -24,18 +24,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from shardonnay.ir.core import Module, Op, Value
+from shardonnay.ir.shardings import SHARDING, func_result_sharding, sharding_of
 from shardonnay.mesh import Mesh
-from shardonnay.partitioner.analysis.cost import SDY_COLLECTIVES
 from shardonnay.partitioner.local.context import partition_error
 from shardonnay.partitioner.local.maximal import maximal_device
 from shardonnay.sharding import (
-    DimSharding,
     TensorSharding,
     TensorShardingPerValue,
     placement_sharding,
 )
-
-RESHARDS = ("sdy.sharding_constraint", "sdy.reshard")
 
 
 @dataclass(frozen=True)
@@ -57,14 +54,14 @@ def collect_shardings(module: Module) -> ProgramShardings:
     meshes = module.meshes
     found: list[tuple[Value | None, TensorSharding, Op]] = []
     for func in module.functions:
-        for i, arg in enumerate(func.arguments if not func.is_declaration else ()):
-            sharding = func.arg_attrs(i).get("sdy.sharding")
+        for arg in func.arguments if not func.is_declaration else ():
+            sharding = sharding_of(arg)
             if sharding is not None:
                 found.append((arg, sharding, func.op))
         for op in func.walk():
             found += [(v, s, op) for v, s in op_shardings(op)]
         for i in range(len(func.type.results)):
-            sharding = func.result_attrs(i).get("sdy.sharding")
+            sharding = func_result_sharding(func, i)
             if sharding is not None:
                 found.append((None, sharding, func.op))
     used: dict[Mesh, str] = {}
@@ -102,44 +99,18 @@ def is_split(sharding: TensorSharding, mesh: Mesh) -> bool:
 
 
 def op_shardings(op: Op) -> list[tuple[Value, TensorSharding]]:
-    """The shardings `op` states for its results and region arguments."""
-    name = op.name
-    if name in SDY_COLLECTIVES or (name.startswith("sdy.") and "out_sharding" in op.attributes):
-        return [(op.results[0], op.attributes["out_sharding"])]
-    if name in RESHARDS:
-        return [(op.results[0], op.attributes["sharding"])]
-    if name in ("sdy.manual_computation", "sdy.named_computation"):
-        out: list[tuple[Value, TensorSharding]] = []
-        ins, outs = op.attributes.get("in_shardings"), op.attributes.get("out_shardings")
-        manual = (
-            set(op.attributes["manual_axes"].names) if "manual_axes" in op.attributes else set()
-        )
-        if isinstance(outs, TensorShardingPerValue):
-            out += list(zip(op.results, outs.shardings, strict=True))
-        if isinstance(ins, TensorShardingPerValue):
-            body = op.regions[0].entry
-            out += [
-                (a, _free(s, manual)) for a, s in zip(body.arguments, ins.shardings, strict=True)
-            ]
-        return out
-    per_value = op.attributes.get("sdy.sharding")
-    if not isinstance(per_value, TensorShardingPerValue):
-        return []
-    if placement_sharding(per_value, len(op.results)) is not None:
+    """The shardings `op` states for its results and for the arguments of its
+    regions that have one (`sharding_of`: a manual computation's body sees
+    its in-shardings without the manual axes, a `while` region's arguments
+    the shardings of its results)."""
+    per_value = op.attributes.get(SHARDING)
+    if isinstance(per_value, TensorShardingPerValue) and (
+        placement_sharding(per_value, len(op.results)) is not None
+    ):
         return []  # where an op without results runs: it has no values to make local
-    out = list(zip(op.results, per_value.shardings, strict=True))
-    if name == "stablehlo.while":
-        for region in op.regions:
-            out += list(zip(region.entry.arguments, per_value.shardings, strict=True))
-    return out
-
-
-def _free(sharding: TensorSharding, manual: set[str]) -> TensorSharding:
-    """`sharding` without its manual axes (the sharding inside the body)."""
-    dims = tuple(
-        DimSharding(tuple(a for a in d.axes if a.name not in manual)) for d in sharding.dims
-    )
-    return TensorSharding(sharding.mesh, dims)
+    values = list(op.results)
+    values += [a for region in op.regions for b in region.blocks[:1] for a in b.arguments]
+    return [(v, s) for v in values if (s := sharding_of(v)) is not None]
 
 
 def next_channel(module: Module) -> int:

@@ -35,6 +35,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from shardonnay.ir.core import Func, Module, Op, Value
+from shardonnay.ir.shardings import SHARDING
 from shardonnay.ir.types import Type
 from shardonnay.pipeline import (
     remove_sharding_groups,
@@ -47,8 +48,6 @@ from shardonnay.propagation.projection import PrefixStatus, axis_list_prefix_sta
 from shardonnay.sharding import TensorSharding, TensorShardingPerValue
 
 __all__ = ["AnnotationChange", "annotation_changes", "compare_annotation"]
-
-SHARDING = "sdy.sharding"
 
 
 @dataclass(frozen=True)

@@ -57,13 +57,13 @@ import numpy as np
 
 from shardonnay.errors import ShardingError, ShardonnayError
 from shardonnay.ir.core import Block, Module, Op, Value
+from shardonnay.ir.shardings import SHARDING, sharding_of
 from shardonnay.ir.types import TensorType, Type
 from shardonnay.mesh import Mesh
 from shardonnay.ops.rules import rule_for
 from shardonnay.propagation.checks.annotations import annotation_changes
 from shardonnay.propagation.checks.shard_by_shard import Verdict, check_shard_by_shard
-from shardonnay.propagation.driver import DataFlowEdge, Strategy, erase_manual_axes, propagate
-from shardonnay.propagation.importing.sharding_groups import get_sharding
+from shardonnay.propagation.driver import DataFlowEdge, Strategy, propagate
 from shardonnay.propagation.importing.validation import PropagationWarning
 from shardonnay.runtime.interpreter import Interpreter
 from shardonnay.sharding import TensorSharding, TensorShardingPerValue, placement_sharding
@@ -75,11 +75,8 @@ __all__ = [
     "Finding",
     "FindingKind",
     "check_propagated",
-    "value_sharding",
     "verify_propagated",
 ]
-
-SHARDING = "sdy.sharding"
 
 
 class FindingKind(enum.Enum):
@@ -244,24 +241,6 @@ def _enclosing_function(op: Op) -> str | None:
 
 
 # -- shardings of values ------------------------------------------------------------------
-
-
-def value_sharding(v: Value) -> TensorSharding | None:
-    """The sharding `v` has in a propagated module, as its users see it
-    (None: none): a constraint's or reshard's result has its `sharding`, the
-    body arguments of a manual computation its in-shardings without the
-    manual axes; see `sharding_groups.get_sharding` for the rest."""
-    op = v.op
-    if op is not None and op.name in ("sdy.sharding_constraint", "sdy.reshard"):
-        s = op.attributes.get("sharding")
-        return s if isinstance(s, TensorSharding) else None
-    s = get_sharding(v)
-    if s is None or not isinstance(v.defining, Block):
-        return s
-    parent = v.defining.parent_op
-    if parent is not None and parent.name == "sdy.manual_computation":
-        return erase_manual_axes(s, parent.attributes["manual_axes"].names)
-    return s
 
 
 # -- (a) valid shardings ------------------------------------------------------------------
@@ -493,8 +472,8 @@ def _shard_by_shard_finding(
         return None
     if rule is None:
         return None
-    operands = [value_sharding(v) for v in op.operands]
-    results = [value_sharding(r) for r in op.results]
+    operands = [sharding_of(v) for v in op.operands]
+    results = [sharding_of(r) for r in op.results]
     where = names.where(op)
     meshes = {_resolve(s, module) for s in (*operands, *results) if s is not None}
     if not meshes:

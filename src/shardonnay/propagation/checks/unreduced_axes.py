@@ -36,12 +36,11 @@ from __future__ import annotations
 from shardonnay.axes import AxisRef
 from shardonnay.errors import IRError
 from shardonnay.ir.core import Func, Module, Op
-from shardonnay.ir.shardings import sharding_of
+from shardonnay.ir.shardings import func_arg_sharding, func_result_sharding, sharding_of
 from shardonnay.sharding import TensorSharding
 
 __all__ = ["verify_unreduced_axes"]
 
-SHARDING = "sdy.sharding"
 _UNBLESSED = (
     " without a blessed operation (e.g., sdy.reshard). "
     "This is an invalid transition from unreduced to reduced."
@@ -66,13 +65,13 @@ def _check_call(call: Op, funcs: dict[str, Func], where: str) -> None:
     if callee is None:
         return
     for i, operand in enumerate(call.operands):
-        argument = callee.arg_attrs(i).get(SHARDING) if not callee.is_declaration else None
+        argument = func_arg_sharding(callee, i)
         _equal(
             _unreduced(sharding_of(operand)), _unreduced(argument), where, f" at call argument {i}."
         )
     for i, result in enumerate(call.results):
         _equal(
-            _unreduced(callee.result_attrs(i).get(SHARDING)),
+            _unreduced(func_result_sharding(callee, i)),
             _unreduced(sharding_of(result)),
             where,
             f" at call result {i}.",
@@ -86,7 +85,7 @@ def _check_op(op: Op, func: Func, where: str) -> None:
         result_axes: list[AxisRef] = []
         if parent is func.op:
             for i in range(len(op.operands)):
-                result_axes += _unreduced(func.result_attrs(i).get(SHARDING))
+                result_axes += _unreduced(func_result_sharding(func, i))
         elif parent is not None:
             for i in range(min(len(op.operands), len(parent.results))):
                 result_axes += _unreduced(sharding_of(parent.results[i]))

@@ -34,9 +34,10 @@ from typing import Any
 
 from shardonnay.axes import AxisRef
 from shardonnay.ir.core import Func, Module, Op, Value
-from shardonnay.propagation.data_flow import DATA_FLOW_OPS
+from shardonnay.ir.shardings import SHARDING
+from shardonnay.ops.traits import DATA_FLOW, has_trait
 from shardonnay.propagation.debugging.origins import new_axis_sources
-from shardonnay.propagation.debugging.recording import SHARDING, Recorder, Step
+from shardonnay.propagation.debugging.recording import Recorder, Step
 from shardonnay.propagation.debugging.sinking import sink_debug_entries
 from shardonnay.propagation.projection import ShardingProjection
 from shardonnay.sharding import TensorSharding, TensorShardingPerValue
@@ -160,7 +161,7 @@ def _gave_its_sharding(op: Op) -> bool:
         return False
     v = op.operands[0]
     if v.op is not None:
-        if v.op.name in DATA_FLOW_OPS:
+        if has_trait(v.op, DATA_FLOW):
             return False
         per_value = v.op.attributes.get(SHARDING)
         return isinstance(per_value, TensorShardingPerValue) and per_value[v.index] == sharding

@@ -57,6 +57,7 @@ from typing import Any
 
 from shardonnay.axes import AxisRef
 from shardonnay.ir.core import Func, Module, Op, Value
+from shardonnay.ir.shardings import func_result_sharding
 from shardonnay.mesh import Mesh
 from shardonnay.propagation.factor_propagation import OpPropagationResult
 from shardonnay.sharding import TensorSharding
@@ -74,7 +75,6 @@ __all__ = [
     "ref_key",
 ]
 
-SHARDING = "sdy.sharding"
 ORIGIN_NAME = "sdy.sharding_origin_name"
 
 # Where a sharding is stored: a value (its storage owner) or a function result.
@@ -146,7 +146,7 @@ class Recorder:
             if func.is_declaration:
                 continue
             for i in range(len(func.type.results)):
-                self.initial[ref_key((func, i))] = func.result_attrs(i).get(SHARDING)
+                self.initial[ref_key((func, i))] = func_result_sharding(func, i)
         self.names = origin_names(module)
         self.initial_origins = _initial_origins(module, driver, self.names)
 
@@ -253,6 +253,5 @@ def _initial_origins(
         for i, arg in enumerate(func.arguments):
             _save(origins, key(arg), driver.get(arg), f"input: {i}")
         for i, v in enumerate(func.return_op.operands):
-            s = func.result_attrs(i).get(SHARDING)
-            _save(origins, key(v), s if isinstance(s, TensorSharding) else None, f"output: {i}")
+            _save(origins, key(v), func_result_sharding(func, i), f"output: {i}")
     return origins

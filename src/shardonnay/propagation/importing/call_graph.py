@@ -50,11 +50,17 @@ from collections.abc import Iterator
 
 from shardonnay.errors import IRError, ShardonnayError, UnsupportedOpError
 from shardonnay.ir.attributes import SymbolRefAttr
-from shardonnay.ir.core import Block, Func, Module, Op, Value
+from shardonnay.ir.core import Func, Module, Op, Value
+from shardonnay.ir.shardings import (
+    SHARDING,
+    func_arg_sharding,
+    func_result_sharding,
+    set_func_result_sharding,
+    sharding_of,
+)
 from shardonnay.ir.types import TensorType
 from shardonnay.mesh import Mesh
 from shardonnay.ops.registry import mark_inherent
-from shardonnay.propagation.data_flow import erase_manual_axes
 from shardonnay.sharding import TensorSharding, TensorShardingPerValue
 
 __all__ = [
@@ -72,7 +78,6 @@ __all__ = [
     "unflatten_call_graph",
 ]
 
-SHARDING = "sdy.sharding"
 ORIGINAL_NAME = "sdy.original_func_name"
 FUNC_MANUAL_AXES = "sdy.manual_axes"
 _NAMED_ATTRS = ("name", "in_shardings", "out_shardings")
@@ -124,14 +129,9 @@ def _rank(t) -> int:
     return len(t.shape) if isinstance(t, TensorType) else 0
 
 
-def _attr_sharding(attrs: dict) -> TensorSharding | None:
-    s = attrs.get(SHARDING)
-    return s if isinstance(s, TensorSharding) else None
-
-
 def _signature_shardings(func: Func, key: str, count: int) -> list[TensorSharding | None]:
-    dicts = func.op.attributes.get(key) or ({},) * count
-    return [_attr_sharding(d) for d in dicts]
+    read = func_arg_sharding if key == "arg_attrs" else func_result_sharding
+    return [read(func, i) for i in range(count)]
 
 
 def func_arg_shardings(
@@ -405,29 +405,6 @@ def export_named_computations(module: Module) -> None:
         named.erase()
 
 
-def _value_sharding(v: Value) -> TensorSharding | None:
-    """Shardy's `getSharding` of `v` once named computations are exported."""
-    op = v.op
-    if op is None:
-        block = v.defining
-        parent = block.parent_op if isinstance(block, Block) else None
-        if parent is None:
-            return None
-        if parent.name == "func.func":
-            return _signature_shardings(Func(parent), "arg_attrs", len(block.arguments))[v.index]
-        if parent.name == "stablehlo.while":
-            return _value_sharding(parent.results[v.index])
-        if parent.name == "sdy.manual_computation":
-            manual = parent.attributes["manual_axes"].names
-            return erase_manual_axes(parent.attributes["in_shardings"][v.index], manual)
-        return None
-    if op.name in ("sdy.sharding_constraint", "sdy.reshard"):
-        return op.attributes["sharding"]
-    key = "out_shardings" if op.name == "sdy.manual_computation" else SHARDING
-    per_value = op.attributes.get(key)
-    return per_value[v.index] if isinstance(per_value, TensorShardingPerValue) else None
-
-
 def propagate_to_func_results(module: Module) -> None:
     """`sdy-propagate-to-func-results`: every function but the main one
     (see `main_func`) has its result shardings set to those of the values it
@@ -439,9 +416,9 @@ def propagate_to_func_results(module: Module) -> None:
         if func.is_declaration or (func.op is main.op if main else func.name not in called):
             continue
         for i, v in enumerate(func.return_op.operands):
-            sharding = _value_sharding(v)
+            sharding = sharding_of(v)
             if sharding is not None:
-                func.result_attrs(i)[SHARDING] = sharding
+                set_func_result_sharding(func, i, sharding)
             elif "res_attrs" in func.op.attributes:
                 func.result_attrs(i).pop(SHARDING, None)
 

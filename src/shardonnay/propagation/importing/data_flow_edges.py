@@ -1,8 +1,8 @@
 """Data-flow edges written into the program, as Shardy's passes write them.
 
 `add_data_flow_edges` (`sdy-add-data-flow-edges`) puts an
-`sdy.data_flow_edge` on every value a data-flow op owns: the results of
-`stablehlo.while`, `stablehlo.case`, `stablehlo.if`,
+`sdy.data_flow_edge` on every value a data-flow op (the `DATA_FLOW` trait) owns:
+the results of `stablehlo.while`, `stablehlo.case`,
 `stablehlo.optimization_barrier`, `sdy.named_computation` and
 `sdy.manual_computation`, and the block arguments of the last two. The edge
 carries the owner's sharding (a manual computation's body sees it without
@@ -44,15 +44,16 @@ from collections.abc import Callable
 
 from shardonnay.errors import IRError
 from shardonnay.ir.core import Block, Module, Op, Value
+from shardonnay.ir.shardings import SHARDING, func_arg_sharding, set_sharding, sharding_of
 from shardonnay.ir.types import TensorType
 from shardonnay.ops.registry import mark_inherent
-from shardonnay.propagation.data_flow import add_free_axes, erase_manual_axes
+from shardonnay.ops.traits import COMPUTATION, DATA_FLOW, has_trait
+from shardonnay.propagation.data_flow import add_free_axes
 from shardonnay.propagation.sharding_store import EdgeChoice
 from shardonnay.sharding import DimSharding, TensorSharding, TensorShardingPerValue
 
 __all__ = [
     "EDGE",
-    "EDGE_OPS",
     "FUNC_EDGE",
     "add_data_flow_edges",
     "add_func_data_flow_edges",
@@ -63,24 +64,13 @@ __all__ = [
 
 EDGE = "sdy.data_flow_edge"
 FUNC_EDGE = "sdy.func_data_flow_edge"
-SHARDING = "sdy.sharding"
-# Ops whose results own edges; the computations' block arguments own edges too.
-EDGE_OPS = (
-    "stablehlo.while",
-    "stablehlo.case",
-    "stablehlo.if",
-    "stablehlo.optimization_barrier",
-    "sdy.named_computation",
-    "sdy.manual_computation",
-)
-_COMPUTATIONS = ("sdy.named_computation", "sdy.manual_computation")
 
 
 # -- reading and writing an owner's sharding -----------------------------------------
 
 
 def _result_key(op: Op) -> str:
-    return "out_shardings" if op.name in _COMPUTATIONS else SHARDING
+    return "out_shardings" if has_trait(op, COMPUTATION) else SHARDING
 
 
 def _per_value(op: Op, key: str) -> tuple[TensorSharding, ...] | None:
@@ -89,23 +79,13 @@ def _per_value(op: Op, key: str) -> tuple[TensorSharding, ...] | None:
 
 
 def _owner_shardings(op: Op) -> tuple[list[Value], list[TensorSharding | None]]:
-    """The edge owners of `op` (block arguments first, then results) and the
-    sharding each edge starts with."""
+    """The edge owners of `op` (a computation's block arguments first, then
+    its results) and the sharding each edge starts with (`sharding_of`)."""
     owners: list[Value] = []
-    shardings: list[TensorSharding | None] = []
-    if op.name in _COMPUTATIONS:
-        body = op.regions[0].entry
-        ins = _per_value(op, "in_shardings")
-        manual = op.attributes["manual_axes"].names if op.name == "sdy.manual_computation" else ()
-        for i, arg in enumerate(body.arguments):
-            owners.append(arg)
-            s = ins[i] if ins is not None else None
-            shardings.append(erase_manual_axes(s, manual) if s is not None else None)
-    outs = _per_value(op, _result_key(op))
-    for i, result in enumerate(op.results):
-        owners.append(result)
-        shardings.append(outs[i] if outs is not None else None)
-    return owners, shardings
+    if has_trait(op, COMPUTATION):
+        owners += op.regions[0].entry.arguments
+    owners += op.results
+    return owners, [sharding_of(v) for v in owners]
 
 
 def _edge_op(name: str, owner: Value, attributes: dict) -> Op:
@@ -139,7 +119,7 @@ def add_data_flow_edges(module: Module, only: Callable[[Op], bool] | None = None
     token owns no edge), and a value that has an edge keeps it (Shardy would
     add a second one, which its verifier then rejects); `only`: on the
     data-flow ops it accepts only."""
-    for op in [o for o in module.walk() if o.name in EDGE_OPS and (only is None or only(o))]:
+    for op in [o for o in module.walk() if has_trait(o, DATA_FLOW) and (only is None or only(o))]:
         owners, shardings = _owner_shardings(op)
         for owner, sharding in zip(owners, shardings, strict=True):
             if not isinstance(owner.type, TensorType) or _edge_of(owner) is not None:
@@ -165,9 +145,9 @@ def sink_data_flow_edges(module: Module, only: Callable[[Op], bool] | None = Non
     arguments' edges and the results' edges of an op are sunk apart (a
     fully open sharding fills in only beside a sharding of the same kind);
     `only`: the edges of the data-flow ops it accepts only."""
-    for op in [o for o in module.walk() if o.name in EDGE_OPS and (only is None or only(o))]:
+    for op in [o for o in module.walk() if has_trait(o, DATA_FLOW) and (only is None or only(o))]:
         owners, _ = _owner_shardings(op)
-        arguments = len(op.regions[0].entry.arguments) if op.name in _COMPUTATIONS else 0
+        arguments = len(op.regions[0].entry.arguments) if has_trait(op, COMPUTATION) else 0
         edges = [_edge_of(owner) for owner in owners]
         for part in (slice(0, arguments), slice(arguments, None)):
             shardings = _sunk(owners[part], edges[part])
@@ -215,7 +195,7 @@ def add_func_data_flow_edges(module: Module) -> None:
             continue
         if func.name != "main":
             for i, arg in enumerate(func.arguments):
-                s = func.arg_attrs(i).get(SHARDING)
+                s = func_arg_sharding(func, i)
                 attrs = {SHARDING: TensorShardingPerValue((s,))} if s is not None else {}
                 _insert_edge(arg, _edge_op(FUNC_EDGE, arg, attrs))
         for call in [o for o in func.walk() if o.name == "func.call"]:
@@ -236,20 +216,7 @@ def sink_func_data_flow_edges(module: Module) -> None:
             source = edge.operands[0]
             per_value = _per_value(edge, SHARDING)
             if per_value is not None:
-                if source.is_block_argument:
-                    func.arg_attrs(source.index)[SHARDING] = per_value[0]
-                elif source.op is not None:
-                    call = source.op
-                    current = _per_value(call, SHARDING)
-                    shardings = list(current) if current else [None] * len(call.results)
-                    shardings[source.index] = per_value[0]
-                    mesh = per_value[0].mesh
-                    call.attributes[SHARDING] = TensorShardingPerValue(
-                        tuple(
-                            s if s is not None else _open(r, mesh)
-                            for s, r in zip(shardings, call.results, strict=True)
-                        )
-                    )
+                set_sharding(source, per_value[0])
             edge.results[0].replace_all_uses_with(source)
             edge.erase()
 
@@ -275,7 +242,7 @@ def propagate_through_edges(module: Module, run: Callable[[Module, EdgeChoice], 
     owners = [
         op
         for op in work.walk()
-        if op.name in EDGE_OPS and any(_edge_of(o) for o in _owner_shardings(op)[0])
+        if has_trait(op, DATA_FLOW) and any(_edge_of(o) for o in _owner_shardings(op)[0])
     ]
     saved = [{k: op.attributes.get(k) for k in _OWNER_KEYS} for op in owners]
     unsharded = [

@@ -23,13 +23,13 @@ import numpy as np
 
 from shardonnay.ir.attributes import DenseElementsAttr, IntegerAttr
 from shardonnay.ir.core import Module, Op
+from shardonnay.ir.shardings import SHARDING
 from shardonnay.ir.types import TensorType
 from shardonnay.mesh import Mesh
 from shardonnay.sharding import TensorSharding, TensorShardingPerValue
 
 __all__ = ["drop_sharding_and_mesh", "inline_meshes", "lift_inlined_meshes"]
 
-SHARDING = "sdy.sharding"
 Transform = Callable[[TensorSharding], TensorSharding]
 
 

@@ -21,33 +21,13 @@ gives its sharding to an input that has none) and
 from __future__ import annotations
 
 from shardonnay.ir.core import Block, Func, Module, Op, Value
+from shardonnay.ir.shardings import set_sharding, sharding_of
 from shardonnay.ir.types import TensorType
-from shardonnay.propagation.data_flow import DATA_FLOW_OPS
-from shardonnay.sharding import TensorSharding, TensorShardingPerValue
+from shardonnay.ops.traits import DATA_FLOW, has_trait
+from shardonnay.sharding import TensorSharding
 from shardonnay.sharding_rule import OpShardingRule
 
 __all__ = ["apply_sharding_constraints", "sharding_constraint_to_reshard"]
-
-SHARDING = "sdy.sharding"
-
-
-def _sharding_of(v: Value) -> TensorSharding | None:
-    if v.op is not None:
-        if v.op.name in ("sdy.sharding_constraint", "sdy.data_flow_edge"):
-            return v.op.attributes.get("sharding")
-        key = "out_shardings" if v.op.name == "sdy.named_computation" else SHARDING
-        per_value = v.op.attributes.get(key)
-        return per_value[v.index] if isinstance(per_value, TensorShardingPerValue) else None
-    func = _func_of_argument(v)
-    if func is not None:
-        s = func.arg_attrs(v.index).get(SHARDING)
-        return s if isinstance(s, TensorSharding) else None
-    named = _named_computation_of_argument(v)
-    if named is not None:
-        in_shardings = named.attributes.get("in_shardings")
-        return in_shardings[v.index] if in_shardings is not None else None
-    owner = _edge_owner_of_block_argument(v)
-    return _sharding_of(owner) if owner is not None else None
 
 
 def _func_of_argument(v: Value) -> Func | None:
@@ -57,11 +37,6 @@ def _func_of_argument(v: Value) -> Func | None:
         if parent is not None and parent.name == "func.func":
             return Func(parent)
     return None
-
-
-# Data-flow ops whose results are data-flow targets (a manual computation's
-# results carry its out_shardings instead).
-_DATA_FLOW_RESULT_OPS = tuple(o for o in DATA_FLOW_OPS if o != "sdy.manual_computation")
 
 
 def _named_computation_of_argument(v: Value) -> Op | None:
@@ -87,8 +62,8 @@ def _is_data_flow_target(v: Value, explicit_edges: bool = False) -> bool:
         return (v.op is not None and v.op.name == "sdy.data_flow_edge") or any(
             user.name == "sdy.data_flow_edge" for user in v.users
         )
-    if v.op is not None:
-        return v.op.name in _DATA_FLOW_RESULT_OPS
+    if v.op is not None:  # (a manual computation's results always have a sharding)
+        return has_trait(v.op, DATA_FLOW)
     return (
         _edge_owner_of_block_argument(v) is not None
         or _named_computation_of_argument(v) is not None
@@ -101,38 +76,6 @@ def _is_shardable(v: Value) -> bool:
     return v.op is not None or _func_of_argument(v) is not None or _is_data_flow_target(v)
 
 
-def _set_sharding(v: Value, sharding: TensorSharding) -> None:
-    func = _func_of_argument(v)
-    if func is not None:
-        func.arg_attrs(v.index)[SHARDING] = sharding
-        return
-    owner = _edge_owner_of_block_argument(v)
-    if owner is not None:  # a while's region argument: the while's result holds it
-        v = owner
-    named = _named_computation_of_argument(v)
-    if named is not None:
-        shardings = list(named.attributes.get("in_shardings") or ())
-        if len(shardings) == len(named.operands):
-            shardings[v.index] = sharding
-            named.attributes["in_shardings"] = TensorShardingPerValue(tuple(shardings))
-            return
-    op = v.op
-    assert op is not None
-    per_value = op.attributes.get(SHARDING)
-    shardings = [
-        per_value[i]
-        if isinstance(per_value, TensorShardingPerValue)
-        else TensorSharding.replicated_on(
-            sharding.mesh,
-            len(r.type.shape) if isinstance(r.type, TensorType) else 0,
-            is_closed=False,
-        )
-        for i, r in enumerate(op.results)
-    ]
-    shardings[v.index] = sharding
-    op.attributes[SHARDING] = TensorShardingPerValue(tuple(shardings))
-
-
 def _is_constraint_like(op: Op) -> bool:
     return op.name in ("sdy.sharding_constraint", "sdy.manual_computation")
 
@@ -143,7 +86,7 @@ def _chain_tail(head: Op) -> Op | None:
     source = head.operands[0]
     if source.op is not None and source.op.name == "sdy.sharding_constraint":
         return None
-    if _sharding_of(source) is not None:
+    if sharding_of(source) is not None:
         return None
     if any(_is_constraint_like(u) for u in source.users if u is not head):
         return None
@@ -213,7 +156,7 @@ def apply_sharding_constraints(
                 if use.owner is not op:
                     use.owner.set_operand(use.index, op.results[0])
         else:
-            _set_sharding(source, sharding)
+            set_sharding(source, sharding)
             if identity_rules:
                 shape = op.result_types[0].shape
                 dims = [(k,) for k in range(len(shape))]
@@ -229,7 +172,7 @@ def _apply_in_shardings(op: Op, moved: set[Op], explicit_edges: bool) -> None:
         if not _should_apply(operand, sharding):
             continue
         if not _is_data_flow_target(operand, explicit_edges):
-            _set_sharding(operand, sharding)
+            set_sharding(operand, sharding)
             continue
         constraint = Op(
             "sdy.sharding_constraint", [operand], [operand.type], {"sharding": sharding}
@@ -244,7 +187,7 @@ def _apply_in_shardings(op: Op, moved: set[Op], explicit_edges: bool) -> None:
 
 
 def _should_apply(v: Value, sharding: TensorSharding) -> bool:
-    if not _is_shardable(v) or _sharding_of(v) is not None:
+    if not _is_shardable(v) or sharding_of(v) is not None:
         return False
     if not all(d.is_closed for d in sharding.dims):
         return False

@@ -38,17 +38,12 @@ error (Shardy's import merges such groups first).
 
 from __future__ import annotations
 
-from typing import Any
-
 from shardonnay.errors import ShardingError
-from shardonnay.ir.core import Block, Func, Module, Op, Value
-from shardonnay.ir.types import TensorType
-from shardonnay.sharding import TensorSharding, TensorShardingPerValue
+from shardonnay.ir.core import Block, Module, Op, Value
+from shardonnay.ir.shardings import set_sharding, sharding_of
+from shardonnay.sharding import TensorSharding
 
 __all__ = ["group_members", "sync_group_members"]
-
-SHARDING = "sdy.sharding"
-_EDGE_OWNER_OPS = ("sdy.named_computation", "sdy.manual_computation")
 
 
 def group_members(module: Module) -> list[list[Value]]:
@@ -93,7 +88,7 @@ def sync_group_members(module: Module) -> list[list[Value]]:
             continue
         if not conflict:
             for v in members:
-                _set_sharding(v, sharding)
+                set_sharding(v, sharding)
             continue
         open_like = TensorSharding.replicated_on(sharding.mesh, sharding.rank, is_closed=False)
         for k, v in enumerate(members):
@@ -104,10 +99,10 @@ def sync_group_members(module: Module) -> list[list[Value]]:
 def _common_sharding(members: list[Value]) -> tuple[TensorSharding | None, bool]:
     """The first telling sharding of the group and whether another one differs."""
     if len(members) == 1:
-        return get_sharding(members[0]), False
+        return sharding_of(members[0]), False
     first: TensorSharding | None = None
     for v in members:
-        s = get_sharding(v)
+        s = sharding_of(v)
         if s is None or all(d.is_closed is False and not d.axes for d in s.dims):
             continue
         if first is None:
@@ -135,70 +130,3 @@ def _constrain(value: Value, sharding: TensorSharding) -> Value:
         if use.owner is not constraint:
             use.owner.set_operand(use.index, result)
     return result
-
-
-def _shardable(value: Value) -> tuple[Op | None, int, bool]:
-    """Where `value`'s sharding is kept: (op, index, is the op's block argument).
-
-    The arguments of a `stablehlo.while` region read and write the sharding
-    of the `while` result they stand for."""
-    if isinstance(value.defining, Block):
-        parent = value.defining.parent_op
-        if parent is not None and parent.name == "stablehlo.while":
-            return parent, value.index, False
-        return parent, value.index, True
-    return value.op, value.index, False
-
-
-def get_sharding(value: Value) -> TensorSharding | None:
-    """The sharding attached to `value` (None: none, or kept nowhere)."""
-    op, i, is_arg = _shardable(value)
-    if op is None:
-        return None
-    if is_arg:
-        if op.name == "func.func":
-            return Func(op).arg_attrs(i).get(SHARDING)
-        if op.name in _EDGE_OWNER_OPS:
-            per_value = op.attributes.get("in_shardings")
-            return per_value[i] if per_value is not None else None
-        return None
-    if op.name == "sdy.sharding_constraint":
-        return op.attributes["sharding"]
-    key = "out_shardings" if op.name in _EDGE_OWNER_OPS else SHARDING
-    per_value = op.attributes.get(key)
-    return per_value[i] if isinstance(per_value, TensorShardingPerValue) else None
-
-
-def _set_sharding(value: Value, sharding: TensorSharding) -> None:
-    op, i, is_arg = _shardable(value)
-    if op is None:
-        return
-    if is_arg:
-        if op.name == "func.func":
-            Func(op).arg_attrs(i)[SHARDING] = sharding
-        elif op.name in _EDGE_OWNER_OPS:
-            _set_per_value(op, "in_shardings", op.regions[0].entry.arguments, i, sharding)
-        return
-    if op.name == "sdy.sharding_constraint":
-        op.attributes["sharding"] = sharding
-        return
-    key = "out_shardings" if op.name in _EDGE_OWNER_OPS else SHARDING
-    _set_per_value(op, key, op.results, i, sharding)
-
-
-def _set_per_value(op: Op, key: str, values: list[Value], i: int, sharding: TensorSharding) -> None:
-    """Sets entry `i` of `op`'s per-value shardings `key`; missing entries
-    become fully open."""
-    per_value: Any = op.attributes.get(key)
-    shardings = (
-        list(per_value)
-        if isinstance(per_value, TensorShardingPerValue)
-        else [_fully_open(sharding.mesh, v) for v in values]
-    )
-    shardings[i] = sharding
-    op.attributes[key] = TensorShardingPerValue(tuple(shardings))
-
-
-def _fully_open(mesh: Any, value: Value) -> TensorSharding:
-    rank = len(value.type.shape) if isinstance(value.type, TensorType) else 0
-    return TensorSharding.replicated_on(mesh, rank, is_closed=False)

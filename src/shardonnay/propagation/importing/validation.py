@@ -42,10 +42,10 @@ import warnings
 
 from shardonnay.errors import ShardingError
 from shardonnay.ir.core import Func, Module, Op, Value
+from shardonnay.ir.shardings import sharding_of
 from shardonnay.ir.verifier import verify
 from shardonnay.ops.registry import is_registered
 from shardonnay.ops.rules import rule_for
-from shardonnay.propagation.importing.sharding_groups import get_sharding
 from shardonnay.sharding import TensorSharding
 
 __all__ = ["PropagationWarning", "validate_for_propagation"]
@@ -124,7 +124,7 @@ def _shardings_differ(members: list[Value]) -> bool:
     (members without one, or fully open and empty, do not count)."""
     telling: list[TensorSharding] = []
     for v in members:
-        s = get_sharding(v)
+        s = sharding_of(v)
         if s is None or all(not d.is_closed and not d.axes for d in s.dims):
             continue
         telling.append(s)

@@ -32,6 +32,7 @@ import numpy as np
 
 from shardonnay.ir.attributes import DenseArrayAttr, DenseElementsAttr, IntegerAttr
 from shardonnay.ir.core import Op, Region, Value
+from shardonnay.ir.shardings import SHARDING
 from shardonnay.ir.types import TensorType
 from shardonnay.ops.convolution import conv_dimensions
 from shardonnay.ops.linalg import i64_list, padding_pairs
@@ -45,8 +46,6 @@ from shardonnay.partitioner.local.context import (
     partition_error,
 )
 from shardonnay.partitioner.local.factors import plan_factors
-
-SHARDING = "sdy.sharding"
 
 
 def localize(
