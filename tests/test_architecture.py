@@ -23,8 +23,6 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-import pytest
-
 PACKAGE = "shardonnay"
 SOURCE = Path(__file__).resolve().parents[1] / "src" / PACKAGE
 
@@ -68,7 +66,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("pipeline", ("pipeline", "explain", "propagation.checks")),
     ("partitioner", ("partitioner",)),
     ("runtime", ("runtime",)),
-    ("tools", ("passes", "interop", "jax", "visualize")),
+    ("tools", ("passes", "interop", "jax", "pictures")),
     ("front", ("cli", "")),
     # The generators and oracles of the tests and benchmarks drive the whole
     # tool, its command line included (the structural fuzzer runs the CLI).
@@ -323,11 +321,6 @@ def _module_level(tree: ast.Module) -> ast.Module:
     return ast.Module(body=body, type_ignores=[])
 
 
-@pytest.mark.xfail(
-    reason="op facts are being declared as traits on the op definitions; the tables outside "
-    "shardonnay.ops go as they become trait queries",
-    strict=False,
-)
 def test_no_table_of_op_names_outside_ops() -> None:
     found = {
         f"{name}.{target}": f"{name} line {line}: {target} names {len(names)} ops "

@@ -20,9 +20,9 @@ from shardonnay import Mesh, TensorSharding
 from shardonnay.cli import main
 from shardonnay.errors import ShardingError, ShardonnayError
 from shardonnay.layout import device_slices
+from shardonnay.pictures import visualize
 from shardonnay.pipeline import propagation_pipeline
 from shardonnay.testing.strategies import sharding_cases
-from shardonnay.visualize import visualize
 
 os.environ.setdefault("XLA_FLAGS", "--xla_force_host_platform_device_count=8")
 
@@ -132,7 +132,7 @@ def test_png_has_one_colour_per_block(tmp_path: Path) -> None:
     assert width > 300 and height > 300
     pixels = (image[..., :3] * 255).round().astype(int).reshape(-1, 3)
     colours = {tuple(p) for p in pixels}
-    from shardonnay.visualize import _PALETTE
+    from shardonnay.pictures import _PALETTE
 
     blocks = {tuple(int(h[i : i + 2], 16) for i in (1, 3, 5)) for h, _ in _PALETTE[:8]}
     assert blocks <= colours  # each of the 8 blocks painted in its own colour

@@ -1,8 +1,5 @@
 """shardonnay: axis-based tensor sharding on named device meshes (Shardy's model)."""
 
-# `shardonnay.visualize(sharding, shape, mesh)` draws: the module is callable (see
-# `shardonnay.visualize`); rich and matplotlib load when a picture is shown.
-from shardonnay import visualize
 from shardonnay.axes import AxisRef
 from shardonnay.errors import (
     CheckError,
@@ -20,6 +17,7 @@ from shardonnay.ir.core import install_module_writer
 from shardonnay.mesh import Mesh
 from shardonnay.partitioner.program import explicit_collectives, partition
 from shardonnay.partitioner.reshard.plan import reshard_plan
+from shardonnay.pictures import visualize
 from shardonnay.pipeline import propagate
 from shardonnay.runtime.check import check
 from shardonnay.runtime.interpreter import run

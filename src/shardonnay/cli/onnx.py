@@ -17,7 +17,7 @@ from shardonnay.interop.onnx.inference import infer, infer_formalism
 from shardonnay.interop.onnx.specs import mesh_for_specs, spec_to_sharding
 from shardonnay.layout_report import describe_layout
 from shardonnay.mesh import Mesh
-from shardonnay.visualize import visualize
+from shardonnay.pictures import visualize
 
 
 def add_command(commands: argparse._SubParsersAction) -> None:

@@ -7,10 +7,10 @@ import argparse
 from shardonnay.cli.inputs import parse_shape, read_input
 from shardonnay.errors import ShardonnayError
 from shardonnay.mesh import Mesh
+from shardonnay.pictures import visualize
 from shardonnay.pipeline import propagation_pipeline
 from shardonnay.sharding import TensorSharding
 from shardonnay.syntax.mlir_reader import parse_module
-from shardonnay.visualize import visualize
 
 
 def add_command(commands: argparse._SubParsersAction) -> None:

@@ -1,15 +1,16 @@
 """Pictures of how a tensor lies on its mesh.
 
 `visualize(sharding, shape, mesh)` (or `visualize(module, "%3")` for a value
-of a propagated program) returns a `ShardingPicture`: for two dims of the
-tensor (`dims`, the first two by default), the blocks of the global array and
-the devices holding each, like `jax.debug.visualize_array_sharding`, for any
-rank, sub-axes, replicated and unreduced axes, uneven dims and any device
-order. The data come from `shardonnay.layout.device_slices`, so the picture
-is what each device really holds. A block's size on screen follows the
-elements it covers (the padding of uneven shards is not drawn: the caption
-says where it is); a block held by several devices (replicas, or pieces of
-the dims not drawn) lists them all.
+of a propagated program; `shardonnay.visualize` at the top) returns a
+`ShardingPicture`: for two dims of the tensor (`dims`, the first two by
+default), the blocks of the global array and the devices holding each, like
+`jax.debug.visualize_array_sharding`, for any rank, sub-axes, replicated and
+unreduced axes, uneven dims and any device order. The data come from
+`shardonnay.layout.device_slices`, so the picture is what each device really
+holds. A block's size on screen follows the elements it covers (the padding
+of uneven shards is not drawn: the caption says where it is); a block held
+by several devices (replicas, or pieces of the dims not drawn) lists them
+all.
 
 - `str(picture)` / `picture.text(width=80)`: plain text (box-drawing lines);
 - `picture.render(console)` / `print_picture`: coloured blocks in a terminal
@@ -42,8 +43,6 @@ each block is held by 2 devices
 
 from __future__ import annotations
 
-import sys
-import types
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -428,14 +427,3 @@ def visualize(
         tuple(blocks),
         title,
     )
-
-
-class _VisualizeModule(types.ModuleType):
-    """The `shardonnay.visualize` module, which draws when called:
-    `shardonnay.visualize(sharding, shape, mesh)` is `visualize(...)`."""
-
-    def __call__(self, *args: Any, **kwargs: Any) -> ShardingPicture:
-        return visualize(*args, **kwargs)
-
-
-sys.modules[__name__].__class__ = _VisualizeModule
