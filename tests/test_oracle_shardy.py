@@ -14,9 +14,7 @@ jaxlib 0.10.2 predates `unreduced=max{...}`/`unreduced=min{...}`, so only
 
 from __future__ import annotations
 
-import contextlib
 import math
-import random
 import re
 from collections.abc import Iterator, Sequence
 
@@ -41,23 +39,15 @@ from shardonnay import (
     TensorSharding,
     TensorShardingPerValue,
 )
-from shardonnay.collectives import (
-    SHARDY_COLLECTIVES,
-    AllGather,
-    AllReduce,
-    AllSlice,
-    AllToAll,
-    Collective,
-    CollectivePermute,
-    ReduceScatter,
-    ReplicatedToUnreduced,
-    ShardedToUnreduced,
-)
-from shardonnay.collectives.axis_lists import mesh_ordered
-from shardonnay.errors import IRError, PartitionError
+from shardonnay.errors import IRError
 from shardonnay.ir.verifier import verify
 from shardonnay.syntax.mlir_reader import parse_module
-from shardonnay.testing.sharding_pairs import RANDOM_MESH_AXES, random_sharding
+from shardonnay.testing.collective_ops import (
+    COLLECTIVE_MESH,
+    COLLECTIVE_OPERAND,
+    collective_module,
+    random_collective_modules,
+)
 from shardonnay.testing.strategies import (
     ODD_AXIS_NAMES,
     meshes,
@@ -851,27 +841,6 @@ def test_mutated_rules_get_shardys_verdict(case: tuple[str, list, list, str]) ->
 
 # -- collectives: the IR verifier (each op's collective) against Shardy's ----------------
 
-COLLECTIVE_MESH = '<["x"=2, "y"=2, "z"=2]>'
-COLLECTIVE_OPERAND = '<@mesh, [{"x"}, {"y"}]>'
-
-
-def collective_module(
-    op: str,
-    operand: str | None = COLLECTIVE_OPERAND,
-    meshes: str = "",
-    rank: int = 2,
-    mesh: str = COLLECTIVE_MESH,
-) -> str:
-    """`op` (no result type) applied to `%arg0`, sharded `operand` (None: no
-    sharding), on `@mesh` = `mesh` and the meshes `meshes` defines."""
-    t = tensor_type([8] * rank)
-    attrs = f" {{sdy.sharding = #sdy.sharding{operand}}}" if operand is not None else ""
-    return (
-        f"sdy.mesh @mesh = {mesh}\n{meshes}"
-        f"func.func @main(%arg0: {t}{attrs}) -> {t} {{\n"
-        f"  %0 = {op} : {t}\n  return %0 : {t}\n}}\n"
-    )
-
 
 def shardy_module_verdict(text: str) -> str | None:
     """None if Shardy's verifier accepts the module, else its first message."""
@@ -1063,79 +1032,6 @@ def test_the_collective_cases_are_both_accepted_and_rejected() -> None:
         for case in COLLECTIVE_CASES.values()
     ]
     assert verdicts.count(True) >= 10 and verdicts.count(False) >= 15
-
-
-def _on_mesh(sharding: TensorSharding) -> TensorSharding:
-    """`sharding` on the mesh named `@mesh`."""
-    return TensorSharding(
-        "mesh", sharding.dims, sharding.replicated, sharding.unreduced, sharding.reduction
-    )
-
-
-def _random_collective(rng: random.Random, operand: TensorSharding, mesh: Mesh) -> Collective:
-    """A collective of a random kind whose axes mostly fit `operand`."""
-    used = operand.all_axes()
-    free = [AxisRef(n) for n in mesh.axis_names if not any(a.name == n for a in used)]
-    dims = [d.axes for d in operand.dims]
-    rank = len(dims)
-
-    def suffix(axes: tuple[AxisRef, ...]) -> tuple[AxisRef, ...]:
-        return axes[len(axes) - rng.randint(0, len(axes)) :]
-
-    def spread(axes: Sequence[AxisRef]) -> list[list[AxisRef]]:
-        lists: list[list[AxisRef]] = [[] for _ in range(rank)]
-        for axis in rng.sample(list(axes), rng.randint(0, len(axes))):
-            lists[rng.randrange(rank)].append(axis)
-        return lists
-
-    kind = rng.choice(SHARDY_COLLECTIVES)
-    if kind in (AllGather, ShardedToUnreduced):
-        return kind([suffix(d) for d in dims])
-    if kind is AllSlice:
-        return AllSlice(spread(free))
-    if kind is ReduceScatter:
-        return ReduceScatter(spread([*operand.unreduced, *free[:1]]))
-    if kind is AllToAll:
-        src = rng.randrange(rank)
-        tgt = rng.choice([d for d in range(rank) if d != src] or [src])
-        return AllToAll.move(suffix(dims[src]) or (AxisRef(mesh.axis_names[0]),), src, tgt)
-    if kind is AllReduce:
-        pool = [*operand.unreduced, *free]
-        return AllReduce(rng.sample(pool, rng.randint(0, min(2, len(pool)))))
-    if kind is ReplicatedToUnreduced:
-        axes = rng.sample(free, rng.randint(1, len(free))) if free else [AxisRef("x")]
-        if rng.random() < 0.8:
-            axes.sort(key=lambda a: a.mesh_sort_key(mesh))
-        return ReplicatedToUnreduced(axes)
-    return CollectivePermute(random_sharding(rng, mesh, rank))
-
-
-def random_collective_modules(seed: int, count: int) -> Iterator[str]:
-    """Modules of one collective each: the operand sharded at random (or not
-    at all); the claimed result the rule's, with its unreduced axes changed, or
-    a random sharding."""
-    rng = random.Random(seed)
-    for _ in range(count):
-        mesh = Mesh(rng.choice(RANDOM_MESH_AXES))
-        rank = rng.randint(1, 3)
-        operand = random_sharding(rng, mesh, rank)
-        collective = _random_collective(rng, operand, mesh)
-        result = random_sharding(rng, mesh, rank)
-        if isinstance(collective, CollectivePermute):
-            result = collective.target
-        elif rng.random() < 0.6:
-            with contextlib.suppress(PartitionError):
-                result = collective.result_sharding(operand, mesh)
-        if rng.random() < 0.25:
-            free = [a for a in mesh_ordered([AxisRef(n) for n in mesh.axis_names], mesh)]
-            free = [a for a in free if not any(a.overlaps(b) for b in result.dim_axes())]
-            unreduced = tuple(a for a in free if rng.random() < 0.5)
-            result = TensorSharding(mesh, result.dims, unreduced=unreduced)
-        attr = collective.axes_attribute()
-        axes = f"{attr.body()} " if attr is not None else ""
-        op = f"{collective.op_name} {axes}%arg0 out_sharding={_on_mesh(result).body()}"
-        given = None if rng.random() < 0.1 else _on_mesh(operand).body()
-        yield collective_module(op, given, rank=rank, mesh=str(mesh))
 
 
 def test_random_collective_ops_get_shardys_verdict() -> None:
