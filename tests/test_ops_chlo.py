@@ -9,6 +9,7 @@ from shardonnay.errors import IRError, ParseError
 from shardonnay.ir.verifier import verify
 from shardonnay.runtime.interpreter import run
 from shardonnay.syntax.mlir_reader import parse_module
+from shardonnay.testing.mlir_oracle import assert_text_as_jaxlib
 
 UNARY = [
     "square",
@@ -36,18 +37,6 @@ def generic_module(body: list[str], args: list[str], results: list[str]) -> str:
     return f"func.func @main({sig}) -> ({', '.join(results)}) {{\n{lines}\n}}"
 
 
-def check_syntax(source: str) -> None:
-    """The four syntax facts: pretty from generic, pretty fixed point, generic, as jaxlib."""
-    from shardonnay.testing.mlir_oracle import jaxlib_asm
-
-    pretty = jaxlib_asm(source)
-    generic = jaxlib_asm(source, generic=True)
-    assert parse_module(generic).to_text() == pretty
-    assert parse_module(pretty).to_text() == pretty
-    assert parse_module(pretty).to_text(generic=True) == generic
-    verify(parse_module(pretty))
-
-
 # -- syntax ---------------------------------------------------------------------------------------
 
 
@@ -61,7 +50,7 @@ def test_elementwise_syntax(op: str, element: str, attrs: str) -> None:
     t = f"tensor<3x2x{element}>"
     operands, types = ("%arg0, %arg1", f"{t}, {t}") if op == "next_after" else ("%arg0", t)
     body = [f'%0 = "chlo.{op}"({operands}){attrs} : ({types}) -> {t}', f"return %0 : {t}"]
-    check_syntax(generic_module(body, [t, t] if op == "next_after" else [t], [t]))
+    assert_text_as_jaxlib(generic_module(body, [t, t] if op == "next_after" else [t], [t]))
 
 
 @pytest.mark.parametrize("element", ["complex<f32>", "f16"])
@@ -73,7 +62,7 @@ def test_complex_and_scalar_syntax(element: str) -> None:
         f'%1 = "chlo.sinh"(%0) : ({t}) -> {t}',
         f"return %1 : {t}",
     ]
-    check_syntax(generic_module(body, [t], [t]))
+    assert_text_as_jaxlib(generic_module(body, [t], [t]))
 
 
 def tensor(shape: tuple[int, ...], element: str) -> str:
@@ -95,7 +84,7 @@ def test_top_k_syntax(props_attrs: str, shape: tuple[int, ...], element: str) ->
         f'%1:2 = "chlo.top_k"(%0#0) <{{k = 1 : i64}}> : ({top2[0]}) -> ({", ".join(top1)})',
         f"return %0#0, %0#1, %1#1 : {top2[0]}, {top2[1]}, {top1[1]}",
     ]
-    check_syntax(generic_module(body, [t], [*top2, top1[1]]))
+    assert_text_as_jaxlib(generic_module(body, [t], [*top2, top1[1]]))
 
 
 def test_syntax_of_jax_lowering() -> None:
@@ -113,7 +102,7 @@ def test_syntax_of_jax_lowering() -> None:
         )
 
     spec = jax.ShapeDtypeStruct((4, 6), jnp.float32)
-    check_syntax(jax.jit(f).lower(spec, spec).as_text())
+    assert_text_as_jaxlib(jax.jit(f).lower(spec, spec).as_text())
 
 
 def test_top_k_result_names_are_made_unique() -> None:
