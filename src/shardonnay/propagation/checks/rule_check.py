@@ -44,6 +44,7 @@ import numpy as np
 from shardonnay.errors import LayoutError, ShardonnayError
 from shardonnay.ir.attributes import DenseArrayAttr
 from shardonnay.ir.core import Module, Op, Value
+from shardonnay.ir.element_values import identity
 from shardonnay.ir.types import TensorType
 from shardonnay.layout import local_shape, shard, unshard
 from shardonnay.mesh import Mesh
@@ -256,19 +257,8 @@ def random_operands(op: Op, kind: str | None, rng: np.random.Generator) -> list[
     if kind is not None and op.name == "stablehlo.reduce":
         n = len(op.operands) // 2
         for i in range(n, 2 * n):
-            out[i] = np.full((), _identity(kind, out[i].dtype), dtype=out[i].dtype)
+            out[i] = np.full((), identity(kind, out[i].dtype), dtype=out[i].dtype)
     return out
-
-
-def _identity(kind: str, dtype: np.dtype):
-    if kind == "sum":
-        return 0
-    if dtype == np.bool_:
-        return kind == "min"
-    if np.issubdtype(dtype, np.inexact):
-        return -np.inf if kind == "max" else np.inf
-    info = np.iinfo(dtype)
-    return info.min if kind == "max" else info.max
 
 
 # -- the per-device op -------------------------------------------------------------------------
