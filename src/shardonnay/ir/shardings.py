@@ -72,6 +72,7 @@ __all__ = [
     "func_result_sharding",
     "is_equivalent",
     "mesh_of",
+    "module_meshes",
     "open_sharding",
     "set_func_result_sharding",
     "set_sharding",
@@ -94,6 +95,20 @@ _OWN_SHARDING = "sharding"
 
 def mesh_of(sharding: TensorSharding, meshes: dict[str, Mesh]) -> Mesh:
     return sharding.mesh if isinstance(sharding.mesh, Mesh) else meshes[sharding.mesh]
+
+
+def module_meshes(op: Op) -> dict[str, Mesh] | None:
+    """The meshes of the top-level block holding `op` (its module's `sdy.mesh`
+    symbols, where Shardy looks a sharding's mesh name up); None when `op` is
+    in no block."""
+    block = op.parent
+    while block is not None and block.parent_op is not None:
+        block = block.parent_op.parent
+    if block is None:
+        return None
+    return {
+        o.attributes["sym_name"]: o.attributes["mesh"] for o in block.ops if o.name == "sdy.mesh"
+    }
 
 
 def _parent_op(v: Value) -> Op | None:

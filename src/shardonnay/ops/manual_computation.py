@@ -26,6 +26,7 @@ import numpy as np
 
 from shardonnay.errors import IRError
 from shardonnay.ir.core import Module, Op
+from shardonnay.ir.shardings import module_meshes
 from shardonnay.ir.types import TensorType, Type
 from shardonnay.layout import shard, unshard
 from shardonnay.mesh import Mesh
@@ -176,25 +177,13 @@ def _resolve(op: Op, mesh: str | Mesh, module: Module | None) -> Mesh | None:
     if isinstance(mesh, Mesh):
         return mesh
     if module is None:
-        module = _enclosing_module(op)
+        module = module_meshes(op)
         if module is None:
             return None
     meshes = module.meshes if isinstance(module, Module) else module
     if mesh not in meshes:
         raise IRError(f"{op.name}: unknown mesh @{mesh}")
     return meshes[mesh]
-
-
-def _enclosing_module(op: Op) -> dict[str, Mesh] | None:
-    """The meshes of the top-level block holding `op`, found by walking up."""
-    block = op.parent
-    while block is not None and block.parent_op is not None:
-        block = block.parent_op.parent
-    if block is None:
-        return None
-    return {
-        o.attributes["sym_name"]: o.attributes["mesh"] for o in block.ops if o.name == "sdy.mesh"
-    }
 
 
 def _restrict(sharding: TensorSharding, manual: tuple[str, ...], mesh: Mesh) -> TensorSharding:

@@ -40,7 +40,7 @@ from shardonnay.collectives.attributes import (
 )
 from shardonnay.errors import IRError, PartitionError, ShardingError
 from shardonnay.ir.core import Op
-from shardonnay.ir.shardings import sharding_of
+from shardonnay.ir.shardings import module_meshes, sharding_of
 from shardonnay.ir.types import TensorType, Type
 from shardonnay.mesh import Mesh
 from shardonnay.ops.registry import OpDef, mark_inherent, register
@@ -119,7 +119,7 @@ class CollectiveOp(OpDef):
             raise IRError(
                 f"{op.name}: needs a {self.axes_attr} attribute ({self.axes_kind.__name__})"
             )
-        meshes = _enclosing_meshes(op)
+        meshes = module_meshes(op) or {}
         operand = sharding_of(op.operands[0])
         result_mesh = _mesh(out_sharding, meshes)
         operand_mesh = _mesh(operand, meshes) if operand is not None else None
@@ -137,18 +137,6 @@ class CollectiveOp(OpDef):
 
     def evaluate(self, op: Op, args: list, interp) -> list:
         return [args[0]]
-
-
-def _enclosing_meshes(op: Op) -> dict[str, Mesh]:
-    """The meshes of the top-level block holding `op` (the module's symbols)."""
-    block = op.parent
-    while block is not None and block.parent_op is not None:
-        block = block.parent_op.parent
-    if block is None:
-        return {}
-    return {
-        o.attributes["sym_name"]: o.attributes["mesh"] for o in block.ops if o.name == "sdy.mesh"
-    }
 
 
 def _mesh(sharding: TensorSharding, meshes: dict[str, Mesh]) -> Mesh | None:
