@@ -249,7 +249,7 @@ class IfOp(OpDef):
     results get no sharding from its branches (JAX lowers `cond` to `case`).
     """
 
-    traits = frozenset({RECURSIVE_EFFECTS})
+    traits = frozenset({RECURSIVE_EFFECTS, CONTROL_FLOW})
     pure = False
 
     def verify(self, op: Op) -> None:
