@@ -8,15 +8,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from shardonnay.axes import AxisRef
-from shardonnay.errors import IRError, ParseError
-from shardonnay.ir.attributes import IntegerAttr
-from shardonnay.ops.registry import lookup
-from shardonnay.ops.sdy_collectives import (
+from shardonnay.collectives.attributes import (
     AllToAllParam,
     AllToAllParamList,
     AxisRefList,
     ListOfAxisRefLists,
 )
+from shardonnay.errors import IRError, ParseError
+from shardonnay.ir.attributes import IntegerAttr
+from shardonnay.ops.registry import lookup
 from shardonnay.runtime.interpreter import run
 from shardonnay.sharding import TensorSharding, TensorShardingPerValue
 from shardonnay.syntax.mlir_reader import parse_attribute, parse_module

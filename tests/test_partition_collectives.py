@@ -23,12 +23,12 @@ from shardonnay.collectives import (
     ShardedToUnreduced,
     TileExchange,
 )
+from shardonnay.collectives.attributes import AllToAllParam
 from shardonnay.collectives.axis_lists import axis_ref
 from shardonnay.collectives.data_movement import COLLECTIVES
 from shardonnay.collectives.exchange import groups
 from shardonnay.errors import PartitionError
 from shardonnay.layout import local_shape, shard, unshard
-from shardonnay.ops.sdy_collectives import AllToAllParam
 from shardonnay.testing.sharding_pairs import (
     random_mesh,
     random_shape,
