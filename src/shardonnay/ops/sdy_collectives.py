@@ -17,9 +17,15 @@ type, hence its global value, does not change:
            out_sharding=<@mesh, [{}, {"x"}], unreduced={"y"}> : tensor<8x8xf32>
 
 In the generic form the axis lists are attributes of their own:
-`#sdy<list_of_axis_ref_lists[{"x"}, {}]>` (`ListOfAxisRefLists`),
-`#sdy<axis_ref_list{"z"}>` (`AxisRefList`) and
-`#sdy<all_to_all_param_list[{"x"}: 1->0]>` (`AllToAllParamList`).
+`#sdy<list_of_axis_ref_lists[{"x"}, {}]>`, `#sdy<axis_ref_list{"z"}>` and
+`#sdy<all_to_all_param_list[{"x"}: 1->0]>` (`shardonnay.collectives.attributes`).
+
+Each op is defined by its collective (`shardonnay.collectives`): the op reads
+and prints its syntax here, and its verifier is the collective's `check`,
+Shardy's verifier, on the sharding of its operand and its `out_sharding`. So
+the IR verifier rejects an `sdy.all_gather [{}, {"y"}]` of an operand sharded
+`[{"x"}, {"y"}]` whose `out_sharding` is `[{"y"}, {"x"}]` (the gathered
+sharding is `[{"x"}, {}]`), as Shardy does.
 
 On the global program every collective is the identity: it changes how the
 value is laid out on devices, never the value.
@@ -30,14 +36,6 @@ from __future__ import annotations
 from typing import Any
 
 from shardonnay.collectives import SHARDY_COLLECTIVES, Collective
-from shardonnay.collectives.attributes import (
-    AXIS_LIST_KEYWORDS,
-    AllToAllParam,
-    AllToAllParamList,
-    AxisRefList,
-    ListOfAxisRefLists,
-    read_axis_list_attr,
-)
 from shardonnay.errors import IRError, PartitionError, ShardingError
 from shardonnay.ir.core import Op
 from shardonnay.ir.shardings import module_meshes, sharding_of
@@ -171,17 +169,4 @@ for _collective in SHARDY_COLLECTIVES:
 #: The names of Shardy's collectives, as registered above.
 SDY_COLLECTIVES = tuple(c.op_name for c in SHARDY_COLLECTIVES)
 
-# The axis-list attributes are defined in `shardonnay.collectives.attributes`;
-# the names below stay importable from here while importers move there.
-__all__ = [
-    "AXIS_LIST_KEYWORDS",
-    "SDY_COLLECTIVES",
-    "AllToAllParam",
-    "AllToAllParamList",
-    "AxisRefList",
-    "CollectiveOp",
-    "ListOfAxisRefLists",
-    "read_axis_list_attr",
-    "verify_same_type",
-    "verify_sharding_rank",
-]
+__all__ = ["SDY_COLLECTIVES", "CollectiveOp", "verify_same_type", "verify_sharding_rank"]
