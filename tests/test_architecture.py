@@ -96,6 +96,13 @@ LAZY_DEPENDENCIES = frozenset(
 # (importing module, imported module) -> why it cannot be at module level.
 FUNCTION_LEVEL_ALLOWED: dict[tuple[str, str], str] = {}
 
+# Modules that import others by name at run time (a hidden edge of the graph):
+# module -> why.
+IMPORTS_BY_NAME_ALLOWED: dict[str, str] = {
+    "shardonnay.ops.registry": "the registry loads the op families (the modules beside it, "
+    "each registering its ops) on the first lookup, so that it sits below them",
+}
+
 # Tables of op names allowed outside `shardonnay.ops`: "module.TABLE" -> why.
 OP_NAME_TABLES_ALLOWED: dict[str, str] = {
     "shardonnay.partitioner.local.dispatch.LOWERINGS": "the partitioner's one lowering table: "
@@ -287,6 +294,31 @@ def test_only_optional_dependencies_are_imported_inside_functions() -> None:
     assert not eager, "import these at module level:\n" + "\n".join(eager)
 
 
+def _imports_by_name(tree: ast.Module) -> list[int]:
+    """The lines of `tree` that import a module by name (`importlib.import_module`,
+    `__import__`)."""
+    return [
+        node.lineno
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and ast.unparse(node.func) in ("importlib.import_module", "import_module", "__import__")
+    ]
+
+
+def test_modules_are_not_imported_by_name() -> None:
+    """An import by name is an edge the import graph cannot see."""
+    found = {name: lines for name in _modules() if (lines := _imports_by_name(_tree(name)))}
+    hidden = [
+        f"{name} line {line} imports a module by name"
+        for name, lines in found.items()
+        if name not in IMPORTS_BY_NAME_ALLOWED
+        for line in lines
+    ]
+    assert not hidden, "imports the graph cannot see:\n" + "\n".join(hidden)
+    stale = set(IMPORTS_BY_NAME_ALLOWED) - set(found)
+    assert not stale, f"allowed imports by name that no longer exist: {sorted(stale)}"
+
+
 def _op_names(node: ast.AST) -> set[str]:
     return {
         n.value
@@ -357,6 +389,7 @@ def test_the_checks_find_what_they_look_for() -> None:
         Import("shardonnay.m", "shardonnay.runtime.simulator", 9, True),
     ]
     [table] = _tables(_module_level(tree))
+    assert _imports_by_name(ast.parse("import importlib\nimportlib.import_module('x')")) == [2]
     assert table == (5, "_KINDS", {"stablehlo.add", "stablehlo.and"})
     assert layer_of("shardonnay.runtime.simulator") > layer_of("shardonnay.mesh")
     assert layer_of("shardonnay.runtime.interpreter")[1] == "interpreter"
