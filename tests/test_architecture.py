@@ -7,9 +7,10 @@ below are the floor plan, low to high: an import may point to the same or a
 lower layer, never up, and the graph has no cycles. Imports inside functions
 are kept for optional dependencies (jax, onnx, matplotlib, ...), so that
 `import shardonnay` needs only numpy; a shardonnay module imported inside a
-function is a hidden edge and fails. Facts about ops are declared on the op
-definitions in `shardonnay.ops`: a module-level table of op names elsewhere is
-a second copy of such a fact.
+function is a hidden edge and fails, and so is a module imported by name
+(`importlib.import_module`), unless allowed below with its reason. Facts about
+ops are declared on the op definitions in `shardonnay.ops`: a module-level
+table of op names elsewhere is a second copy of such a fact.
 """
 
 from __future__ import annotations
