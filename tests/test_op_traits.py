@@ -33,6 +33,7 @@ from shardonnay.ops.traits import (
     NeedsCommunication,
     Trait,
     has_trait,
+    is_elementwise,
     names_with,
     trait_of,
     traits_of,
@@ -100,7 +101,7 @@ def test_an_elementwise_rule_is_the_identity_factor_map(name: str) -> None:
     assert op is not None, f"{name} takes none of {_OPERAND_TYPES}"
     rule = rule_for(op)
     if rule is None:
-        pytest.skip(f"{name} has no sharding rule (propagation does not go through it)")
+        pytest.skip(f"{name} has no sharding rule")
     assert rule.factor_sizes == (4, 6)
     identity = ((0,), (1,))
     assert all(m == identity for m in (*rule.operand_mappings, *rule.result_mappings))
@@ -418,3 +419,45 @@ def test_grouped_collectives_run_within_their_replica_groups() -> None:
         result = body.rsplit("-> ", 1)[1]
         op = _module(f"{body}\nreturn %r : {result}", f"%a: {t}", result).functions[0].body.ops[0]
         assert "replica_groups" in op.attributes, name
+
+
+# -- Shardy's isElementwise ---------------------------------------------------------------------
+
+_SPLIT_OPS = {
+    # op of a constant, used twice: Shardy clones the constant expression per
+    # use when the op is elementwise and pure (`sdy-constant-or-scalar-splitter`)
+    "chlo.erf": "chlo.erf %c : tensor<8xf32> -> tensor<8xf32>",
+    "sdy.reshard": "sdy.reshard %c <@mesh, [{}]> : tensor<8xf32>",
+    "sdy.propagation_barrier": "sdy.propagation_barrier %c allowed_direction=NONE : tensor<8xf32>",
+    "sdy.sharding_constraint": "sdy.sharding_constraint %c <@mesh, [{}]> : tensor<8xf32>",
+    "stablehlo.bitcast_convert": "stablehlo.bitcast_convert %c : (tensor<8xf32>) -> tensor<8xi32>",
+}
+
+
+@pytest.mark.parametrize("name", sorted(_SPLIT_OPS))
+def test_elementwise_ops_of_constants_split_as_in_shardy(name: str) -> None:
+    """The elementwise ops (the `ELEMENTWISE` trait, as Shardy's `ops.td` and
+    CHLO's declare it: on `sdy.reshard`, `sdy.sharding_constraint` and
+    `sdy.propagation_barrier` too) make constant expressions where they are
+    pure, as in Shardy's constant splitter."""
+    pytest.importorskip("jax")
+    from shardonnay.pipeline import constant_or_scalar_splitter
+    from shardonnay.testing.mlir_oracle import run_pass_pipeline
+
+    result = _SPLIT_OPS[name].rsplit(" ", 1)[1]
+    text = f"""
+sdy.mesh @mesh = <["x"=2]>
+func.func @main(%a: {result}, %b: {result}) -> ({result}, {result}) {{
+  %c = stablehlo.constant dense<1.0> : tensor<8xf32>
+  %e = {_SPLIT_OPS[name]}
+  %r = stablehlo.add %e, %a : {result}
+  %s = stablehlo.multiply %e, %b : {result}
+  return %r, %s : {result}, {result}
+}}
+"""
+    theirs = run_pass_pipeline(text, "builtin.module(sdy-constant-or-scalar-splitter)")
+    ours = parse_module(text)
+    constant_or_scalar_splitter(ours)
+    assert str(ours).count(name) == theirs.count(name)
+    assert str(ours).count("sdy.constant") == theirs.count("sdy.constant")
+    assert is_elementwise(parse_module(text).functions[0].body.ops[1])

@@ -32,8 +32,8 @@ from shardonnay.ops.sdy_collectives import verify_same_type, verify_sharding_ran
 from shardonnay.ops.traits import (
     COMPUTATION,
     DATA_FLOW,
+    ELEMENTWISE,
     ISOLATED_FROM_ABOVE,
-    PASS_THROUGH,
     PROPAGATION_MARKER,
     RECURSIVE_EFFECTS,
     SHARDING_ANNOTATION,
@@ -110,7 +110,7 @@ class _Identity(OpDef):
 class ShardingAnnotationOp(_Identity):
     """`sdy.sharding_constraint %x <@mesh, [...]> : t` and `sdy.reshard` (same syntax)."""
 
-    traits = frozenset({SHARDING_ANNOTATION, PASS_THROUGH})
+    traits = frozenset({SHARDING_ANNOTATION, ELEMENTWISE})
 
     def __init__(self, *, pure: bool):
         self.pure = pure
@@ -188,7 +188,7 @@ DIRECTIONS = ("NONE", "FORWARD", "BACKWARD", "BOTH")
 class PropagationBarrierOp(_Identity):
     """`sdy.propagation_barrier %x allowed_direction=FORWARD : t`."""
 
-    traits = frozenset({PROPAGATION_MARKER})
+    traits = frozenset({PROPAGATION_MARKER, ELEMENTWISE})
 
     def parse(self, p, name: str) -> Op:
         operand = p.operand()

@@ -75,7 +75,9 @@ class Trait(enum.Enum):
 
     # Every result element is computed from the operand elements at the same
     # position; operands (but scalar ones) and results have one shape (MLIR's
-    # `Elementwise`, which Shardy's `isElementwise` asks).
+    # `Elementwise`, which Shardy's `isElementwise` asks; Shardy's `ops.td`
+    # declares it on its identities too: reshards, sharding constraints and
+    # propagation barriers).
     ELEMENTWISE = "elementwise"
     # Elementwise, with scalar operands applying to every element (the
     # predicate of a select, the bounds of a clamp): StableHLO's
@@ -130,7 +132,7 @@ class Trait(enum.Enum):
     CONTRACTION = "contraction"
     # Besides the elementwise ops, what Shardy's op-priority propagation
     # lets through first: ops that only lay out their operand's elements
-    # anew, and the annotations that set a value's sharding.
+    # anew (reshapes, transposes).
     PASS_THROUGH = "pass through"
     # Reads or writes a slice of its first operand at offsets given as
     # operands, known only at run time.
