@@ -26,6 +26,7 @@ from shardonnay.ops.traits import (
     GROUPED_DEVICES,
     ISOLATED_FROM_ABOVE,
     PASS_THROUGH,
+    RECURSIVE_EFFECTS,
     SHARDING_COLLECTIVE,
     TERMINATOR,
     Combiner,
@@ -461,3 +462,41 @@ func.func @main(%a: {result}, %b: {result}) -> ({result}, {result}) {{
     assert str(ours).count(name) == theirs.count(name)
     assert str(ours).count("sdy.constant") == theirs.count("sdy.constant")
     assert is_elementwise(parse_module(text).functions[0].body.ops[1])
+
+
+# -- recursive effects ------------------------------------------------------------------------
+
+_UNUSED_MANUAL = """
+sdy.mesh @mesh = <["x"=2]>
+func.func @main(%a: tensor<8xf32>) -> tensor<8xf32> {{
+  %m = sdy.manual_computation(%a) in_shardings=[<@mesh, [{{"x"}}]>]
+      out_shardings=[<@mesh, [{{"x"}}]>] manual_axes={{"x"}} (%arg: tensor<4xf32>) {{
+    {body}
+    sdy.return %n : tensor<4xf32>
+  }} : (tensor<8xf32>) -> tensor<8xf32>
+  return %a : tensor<8xf32>
+}}
+"""
+_BODIES = {
+    "pure": "%n = stablehlo.negate %arg : tensor<4xf32>",
+    "effectful": "%n = stablehlo.custom_call @effect(%arg) {has_side_effect = true}"
+    " : (tensor<4xf32>) -> tensor<4xf32>",
+}
+
+
+@pytest.mark.filterwarnings("ignore:.*custom call @effect is unknown")
+@pytest.mark.parametrize("body", sorted(_BODIES))
+@pytest.mark.parametrize("pipeline", ["canonicalize", "sdy-propagation-pipeline"])
+def test_an_unused_op_with_recursive_effects_goes_as_in_shardy(body: str, pipeline: str) -> None:
+    """An unused manual computation (`RECURSIVE_EFFECTS`, as Shardy's `ops.td`
+    declares) goes when its body has no effects, and stays otherwise."""
+    pytest.importorskip("jax")
+    from shardonnay.passes import run_pipeline
+    from shardonnay.testing.mlir_oracle import run_pass_pipeline
+
+    assert has_trait("sdy.manual_computation", RECURSIVE_EFFECTS)
+    text = _UNUSED_MANUAL.format(body=_BODIES[body])
+    theirs = run_pass_pipeline(text, f"builtin.module({pipeline})")
+    ours = run_pipeline(parse_module(text), f"builtin.module({pipeline})")
+    kept = "sdy.manual_computation" in str(ours)
+    assert kept == ("sdy.manual_computation" in theirs) == (body == "effectful")

@@ -32,7 +32,12 @@ from shardonnay.layout import shard, unshard
 from shardonnay.mesh import Mesh
 from shardonnay.ops.registry import OpDef, mark_inherent, register
 from shardonnay.ops.sdy import _read_stripped_per_value
-from shardonnay.ops.traits import COMPUTATION, DATA_FLOW, ISOLATED_FROM_ABOVE
+from shardonnay.ops.traits import (
+    COMPUTATION,
+    DATA_FLOW,
+    ISOLATED_FROM_ABOVE,
+    RECURSIVE_EFFECTS,
+)
 from shardonnay.sharding import (
     DimSharding,
     ManualAxes,
@@ -47,7 +52,7 @@ _ATTRS = ("in_shardings", "out_shardings", "manual_axes")
 class ManualComputationOp(OpDef):
     """Facets of `sdy.manual_computation`; see the module docstring."""
 
-    traits = frozenset({ISOLATED_FROM_ABOVE, DATA_FLOW, COMPUTATION})
+    traits = frozenset({ISOLATED_FROM_ABOVE, DATA_FLOW, COMPUTATION, RECURSIVE_EFFECTS})
     pure = False
 
     def parse(self, p, name: str) -> Op:
