@@ -168,23 +168,33 @@ def _imported_names(node: ast.Import | ast.ImportFrom, package: str) -> list[str
     return names
 
 
-def imports_in(tree: ast.Module, importer: str, package: str) -> Iterator[Import]:
-    """The imports of the module `importer` (parsed as `tree`, inside `package`)."""
+def imports_in(tree: ast.Module, importer: str, package: str) -> list[Import]:
+    """The imports of the module `importer` (parsed as `tree`, inside `package`).
 
-    def walk(node: ast.AST, in_function: bool) -> Iterator[Import]:
-        for child in ast.iter_child_nodes(node):
-            if _is_type_checking(child):
-                assert isinstance(child, ast.If)
-                for other in child.orelse:
-                    yield from walk(ast.Module(body=[other], type_ignores=[]), in_function)
+    Imports are statements, so only the statement lists are walked (bodies of
+    functions, classes, branches, loops, `with` and `try`), not expressions."""
+    found: list[Import] = []
+
+    def walk(statements: list[ast.stmt], in_function: bool) -> None:
+        for node in statements:
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                for name in _imported_names(node, package):
+                    found.append(Import(importer, name, node.lineno, in_function))
                 continue
-            inside = in_function or isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef))
-            if isinstance(child, (ast.Import, ast.ImportFrom)):
-                for name in _imported_names(child, package):
-                    yield Import(importer, name, child.lineno, inside)
-            yield from walk(child, inside)
+            if _is_type_checking(node):
+                assert isinstance(node, ast.If)
+                walk(node.orelse, in_function)
+                continue
+            inside = in_function or isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+            for field in ("body", "orelse", "finalbody"):
+                walk(getattr(node, field, None) or [], inside)
+            for handler in getattr(node, "handlers", ()):
+                walk(handler.body, inside)
+            for case in getattr(node, "cases", ()):
+                walk(case.body, inside)
 
-    yield from walk(tree, False)
+    walk(tree.body, False)
+    return found
 
 
 @cache
