@@ -84,7 +84,7 @@ from shardonnay.ir.shardings import (
 from shardonnay.ir.types import TensorType
 from shardonnay.mesh import Mesh
 from shardonnay.ops.rules import rule_for
-from shardonnay.ops.traits import DATA_FLOW, has_trait
+from shardonnay.ops.traits import DATA_FLOW, TERMINATOR, has_trait
 from shardonnay.propagation.projection import (
     FactorSharding,
     ShardingProjection,
@@ -94,8 +94,6 @@ from shardonnay.sharding import TensorSharding
 from shardonnay.sharding_rule import OpShardingRule, TensorMapping
 
 __all__ = ["insert_explicit_reshards"]
-
-_TERMINATORS = ("func.return", "stablehlo.return", "sdy.return")
 
 
 def insert_explicit_reshards(module: Module, *, full_version: bool) -> Module:
@@ -116,7 +114,7 @@ class _FunctionPass:
 
     def run(self) -> None:
         for op in self.func.body.walk_post_order():
-            if op.name not in _TERMINATORS:
+            if not has_trait(op, TERMINATOR):
                 self.visit(op)
         ret = self.func.return_op
         for i in range(ret.num_operands):
