@@ -25,7 +25,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
 
@@ -244,6 +244,9 @@ class MovesElements:
 
 
 ParametrisedTrait = Combiner | NeedsCommunication | ConservativeRule | MovesElements
+_Parametrised = TypeVar(
+    "_Parametrised", Combiner, NeedsCommunication, ConservativeRule, MovesElements
+)
 
 
 # -- queries --------------------------------------------------------------------------------
@@ -276,7 +279,7 @@ def has_trait(op_or_name: Op | str, trait: Trait | type) -> bool:
     return any(isinstance(t, trait) for t in found)
 
 
-def trait_of(op_or_name: Op | str, kind: type) -> ParametrisedTrait | None:
+def trait_of(op_or_name: Op | str, kind: type[_Parametrised]) -> _Parametrised | None:
     """The op's parametrised trait of class `kind`, or None."""
     return next((t for t in traits_of(op_or_name) if isinstance(t, kind)), None)
 
