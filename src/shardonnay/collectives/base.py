@@ -294,13 +294,6 @@ def mismatch(want: Sequence[AxisRef], dim: int) -> AxisListError:
     )
 
 
-def check_dims(expected: Sequence[Sequence[AxisRef]], result: TensorSharding) -> None:
-    """Each dim of `result` has the expected axes (the first that does not: Shardy's message)."""
-    for dim, want in enumerate(expected):
-        if tuple(want) != result.dims[dim].axes:
-            raise mismatch(want, dim)
-
-
 @functools.lru_cache(maxsize=4096)
 def _cached_exchange(collective: Collective, operand, mesh, shape, itemsize) -> Exchange:
     result = collective.result_sharding(operand, mesh)
