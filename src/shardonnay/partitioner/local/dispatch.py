@@ -160,6 +160,7 @@ LOWERINGS: dict[str, Lowering] = {
     ),
     "stablehlo.reduce_window": Lowering(even=local_ops.windowed, cheaper=local_reduce.prefix_scan),
     "stablehlo.select_and_scatter": Lowering(even=local_ops.windowed),
+    "stablehlo.map": Lowering(even=local_ops.localize),  # elementwise, with no sharding rule
     # attributes a factor plan cannot keep: computed whole unless even
     "stablehlo.get_dimension_size": Lowering(
         even=local_ops.get_dimension_size, whole_unless_even=True

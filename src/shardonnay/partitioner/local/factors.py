@@ -78,9 +78,11 @@ def _rank(value: Value) -> int:
 
 
 def pointwise_rule(op: Op) -> OpShardingRule | None:
-    """For an op without a rule whose tensors all have one shape: one factor per dim."""
+    """For an op without a rule whose tensors all have one shape: one factor
+    per dim (its regions, such as the scalar body of a `stablehlo.map`, are
+    not tensors of the op)."""
     shapes = {v.type.shape for v in (*op.operands, *op.results) if isinstance(v.type, TensorType)}
-    if len(shapes) != 1 or op.regions:
+    if len(shapes) != 1:
         return None
     (shape,) = shapes
     mapping = tuple((d,) for d in range(len(shape)))
