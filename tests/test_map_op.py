@@ -19,7 +19,7 @@ from shardonnay.ir.verifier import verify
 from shardonnay.ops.rules import populate_rules, rule_for
 from shardonnay.ops.traits import ELEMENTWISE, RECURSIVE_EFFECTS, has_trait, is_elementwise
 from shardonnay.partitioner.analysis.cost import collective_costs
-from shardonnay.runtime.interpreter import random_inputs, run
+from shardonnay.runtime.interpreter import Interpreter, random_inputs, run
 from shardonnay.syntax.mlir_reader import parse_module
 
 
@@ -249,6 +249,25 @@ def test_a_body_that_is_not_elementwise_runs_per_element() -> None:
     y = np.full((4, 8), 5, np.int32)
     (got,) = run(module, x, y)
     np.testing.assert_array_equal(got, 3 * x + y)
+
+
+@pytest.mark.parametrize(("name", "runs"), [("float", 0), ("integer", 0), ("per_element", 32)])
+def test_a_body_runs_on_whole_arrays_when_elementwise(name: str, runs: int, monkeypatch) -> None:
+    """A body of elementwise ops (and constants) is evaluated op by op on the
+    whole operands, never element by element; any other runs per element."""
+    module = parse_module(PROGRAMS[name])
+    (op,) = [op for op in module.walk() if op.name == "stablehlo.map"]
+    bodies = []
+    run_region = Interpreter.run_region
+
+    def counted(self, region, args, env):
+        bodies.append(region is op.regions[0])
+        return run_region(self, region, args, env)
+
+    monkeypatch.setattr(Interpreter, "run_region", counted)
+    inputs = random_inputs(module, seed=0)
+    run(module, *inputs)
+    assert sum(bodies) == runs
 
 
 # -- traits and the sharding rule, as Shardy ------------------------------------------------------

@@ -51,7 +51,7 @@ from shardonnay.ir.core import Op, Region
 from shardonnay.ir.types import TensorType, Type
 from shardonnay.ops.linalg import i64_list, tensor_type
 from shardonnay.ops.reduction import RegionRunner
-from shardonnay.ops.registry import OpDef, register
+from shardonnay.ops.registry import OpDef, lookup, register
 from shardonnay.ops.traits import RECURSIVE_EFFECTS, is_elementwise
 
 
@@ -158,13 +158,15 @@ def _returned(op: Op) -> list:
 
 def _runs_on_arrays(body: Region) -> bool:
     """Whether `body`, written for scalars, computes on whole arrays the
-    same: each op in it (but the terminator) is elementwise, or has no
-    operands (a constant: one value for every element), and has rank-0
-    results and no regions."""
+    same: each op in it (but the terminator) has rank-0 results and no
+    regions, and is elementwise or a pure op without operands (a constant:
+    one value for every element)."""
     for inner in body.entry.ops[:-1]:
-        if inner.regions or not (is_elementwise(inner) or not inner.operands):
+        if inner.regions or not inner.results:
             return False
         if any(not isinstance(t, TensorType) or t.shape for t in inner.result_types):
+            return False
+        if not (is_elementwise(inner) or (not inner.operands and lookup(inner.name).pure)):
             return False
     return True
 
