@@ -14,7 +14,7 @@ MLIR prints it. Its facets, all here:
   the body takes one rank-0 tensor per operand, of that operand's element
   type, and returns one rank-0 tensor, of the result's element type;
 - semantics: result element `i` is the body on the operands' elements `i`.
-  A body of elementwise ops only (`is_elementwise`, plus ops without
+  A body of elementwise ops only (`is_elementwise`, plus pure ops without
   operands such as constants) runs once on whole arrays; any other body runs
   once per element;
 - traits: `RECURSIVE_EFFECTS` (StableHLO's `RecursiveMemoryEffects`: an
@@ -23,8 +23,12 @@ MLIR prints it. Its facets, all here:
   does not declare it on `map`, so a map of constants is no constant
   expression to Shardy;
 - sharding rule: none. Shardy's `sdy-populate-op-sharding-rules` gives
-  `stablehlo.map` no rule, so propagation goes neither through it nor past
-  it, as in Shardy.
+  `stablehlo.map` no rule, so no sharding passes between its operands and
+  its result, as in Shardy.
+
+Its partitioning is its row in `shardonnay.partitioner.local.dispatch.LOWERINGS`:
+a map whose operands and result are sharded alike (and evenly) runs on each
+device's shards; any other runs on values gathered whole.
 
 >>> import numpy as np
 >>> from shardonnay.runtime.interpreter import run
