@@ -53,6 +53,7 @@ from shardonnay.interop.shard_dialect import (
 )
 from shardonnay.ir.attributes import UNIT, DenseArrayAttr, SymbolRefAttr
 from shardonnay.ir.core import Block, Func, Module, Op, Value
+from shardonnay.ir.shardings import SHARDING
 from shardonnay.mesh import Mesh
 from shardonnay.ops.shard_dialect import (
     DYNAMIC,
@@ -170,9 +171,9 @@ def _import_shard_op(op: Op, f: Func, meshes: dict[str, Mesh]) -> None:
 
 
 def _set_once(attrs: dict, sharding: TensorSharding, where: str) -> None:
-    if attrs.get("sdy.sharding", sharding) != sharding:
+    if attrs.get(SHARDING, sharding) != sharding:
         raise ShardingError(f"{where} is annotated twice: {attrs['sdy.sharding']} and {sharding}")
-    attrs["sdy.sharding"] = sharding
+    attrs[SHARDING] = sharding
 
 
 # -- export ------------------------------------------------------------------------------
@@ -211,8 +212,8 @@ def export_shard(module: Module) -> Module:
                 op.erase()
             elif op.name.startswith("sdy.") and op.name != "sdy.return":
                 raise UnsupportedOpError(f"{op.name} has no shard dialect counterpart")
-            elif "sdy.sharding" in op.attributes:
-                shardings = op.attributes.pop("sdy.sharding").shardings
+            elif SHARDING in op.attributes:
+                shardings = op.attributes.pop(SHARDING).shardings
                 after = op
                 for result, sharding in zip(op.results, shardings, strict=True):
                     users = list(result.uses)
@@ -224,7 +225,7 @@ def export_shard(module: Module) -> Module:
             continue
         first = f.body.ops[0] if f.body.ops else None
         for i, arg in enumerate(f.arguments):
-            sharding = f.arg_attrs(i).pop("sdy.sharding", None)
+            sharding = f.arg_attrs(i).pop(SHARDING, None)
             if sharding is not None:
                 users = list(arg.uses)
                 annotated = _annotate(first, arg, sharding, meshes, False)
@@ -232,7 +233,7 @@ def export_shard(module: Module) -> Module:
                     use.owner.set_operand(use.index, annotated)
         ret = f.return_op
         for i in range(len(f.type.results)):
-            sharding = f.result_attrs(i).pop("sdy.sharding", None)
+            sharding = f.result_attrs(i).pop(SHARDING, None)
             if sharding is not None:
                 ret.set_operand(i, _annotate(ret, ret.operands[i], sharding, meshes, True))
     return module

@@ -33,6 +33,7 @@ from typing import Any
 from shardonnay.errors import IRError, ShardonnayError
 from shardonnay.ir.attributes import DenseElementsAttr
 from shardonnay.ir.core import Block, Func, Module, Op, Region, Value
+from shardonnay.ir.shardings import SHARDING
 from shardonnay.ir.structure import check_structure
 from shardonnay.ir.types import FunctionType, TensorType, Type
 from shardonnay.mesh import Mesh
@@ -226,7 +227,7 @@ class _Verifier:
             for i, (attrs, t) in enumerate(zip(dicts, types, strict=True)):
                 if not isinstance(attrs, dict):
                     raise self.fail(op, f"{key}[{i}] is not a dictionary")
-                sharding = attrs.get("sdy.sharding")
+                sharding = attrs.get(SHARDING)
                 if sharding is not None:
                     kind = "argument" if key == "arg_attrs" else "result"
                     self._sharding(op, sharding, t, f"the sharding of {kind} {i}")
@@ -301,13 +302,13 @@ class _Verifier:
             if isinstance(value, TensorShardingPerValue):
                 if key == "in_shardings":
                     types: list[Type | None] = [v.type for v in op.operands]
-                elif key in ("out_shardings", "sdy.sharding"):
+                elif key in ("out_shardings", SHARDING):
                     types = list(op.result_types)
                 else:
                     types = [None] * len(value)
-                if key == "sdy.sharding" and placement_sharding(value, len(types)) is not None:
+                if key == SHARDING and placement_sharding(value, len(types)) is not None:
                     types = [None]  # where an op without results runs, as Shardy accepts it
-                if key == "sdy.sharding" and len(value) != len(types):
+                if key == SHARDING and len(value) != len(types):
                     raise self.fail(
                         op, f"{key} has {len(value)} shardings for {len(types)} results"
                     )

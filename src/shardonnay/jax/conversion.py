@@ -41,7 +41,7 @@ from shardonnay.axes import AxisRef
 from shardonnay.errors import DeviceUnavailableError, ShardingError
 from shardonnay.ir.core import Module
 from shardonnay.ir.naming import value_names
-from shardonnay.ir.shardings import sharding_of
+from shardonnay.ir.shardings import func_result_sharding, sharding_of
 from shardonnay.mesh import Mesh
 from shardonnay.sharding import DimSharding, TensorSharding
 
@@ -223,7 +223,7 @@ def shardings(
             found[name.spec] = s
     main = module.function("main")
     for i in range(len(main.type.results)):
-        s = main.result_attrs(i).get("sdy.sharding")
+        s = func_result_sharding(main, i)
         if s is not None:
             found[f"result{i}"] = s
     return {

@@ -47,6 +47,7 @@ import numpy as np
 
 from shardonnay.errors import ShardingError, ShardonnayError
 from shardonnay.ir.core import Module
+from shardonnay.ir.shardings import func_arg_sharding, func_result_sharding
 from shardonnay.ir.types import TensorType
 from shardonnay.jax.conversion import named_sharding
 from shardonnay.jax.lowering import lowered_of
@@ -109,7 +110,7 @@ def run_partitioned(
         for i, (x, t) in enumerate(zip(inputs, main.type.inputs, strict=True)):
             if not isinstance(t, TensorType):
                 raise ShardonnayError(f"argument {i} of @main is a {t}, which JAX cannot pass")
-            sharding = local_main.arg_attrs(i).get("sdy.sharding")
+            sharding = func_arg_sharding(local_main, i)
             where = placement(local, sharding, len(t.shape), count)
             buffers = _buffers(jax, x, t, where, partitions, mine, local_main.type.inputs[i])
             arguments.append(_stacked(jax, buffers, partitions, mine))
@@ -119,7 +120,7 @@ def run_partitioned(
             if not isinstance(t, TensorType):
                 raise ShardonnayError(f"result {r} of @main is a {t}, which JAX cannot hold")
             on_device = {next(iter(a.devices())): a for a in per_result[r]}
-            sharding = local_main.result_attrs(r).get("sdy.sharding")
+            sharding = func_result_sharding(local_main, r)
             where = placement(local, sharding, len(t.shape), count)
             out.append(_result(jax, on_device, t, where, partitions, mine))
     return out

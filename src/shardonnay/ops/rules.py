@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from shardonnay.ir.core import Module, Op
+from shardonnay.ir.shardings import SHARDING
 from shardonnay.ops.registry import lookup
 from shardonnay.ops.traits import ConservativeRule, has_trait, trait_of
 from shardonnay.sharding_rule import RULE_ATTRIBUTE, OpShardingRule
@@ -91,7 +92,7 @@ def _defined_rule(op: Op) -> OpShardingRule | None:
 # at the ops producing its operands (`rule_reads_producers = True`).
 _BUILT_RULES: dict[tuple, OpShardingRule | None] = {}
 _MAX_BUILT_RULES = 4096
-_NOT_IN_RULE_KEY = ("sdy.sharding",)
+_NOT_IN_RULE_KEY = (SHARDING,)
 
 
 def _rule_key(op: Op, op_def: object) -> tuple | None:

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from shardonnay.errors import ShardonnayError
 from shardonnay.ir.core import Module
+from shardonnay.ir.shardings import func_arg_sharding, func_result_sharding
 from shardonnay.mesh import Mesh
 from shardonnay.sharding import DimSharding, TensorSharding
 
@@ -57,8 +58,8 @@ def device_count(module: Module, func: str = "main") -> int:
     if partitions is not None:
         return int(partitions.value)
     f = module.function(func)
-    shardings = [f.arg_attrs(i).get("sdy.sharding") for i in range(len(f.type.inputs))]
-    shardings += [f.result_attrs(i).get("sdy.sharding") for i in range(len(f.type.results))]
+    shardings = [func_arg_sharding(f, i) for i in range(len(f.type.inputs))]
+    shardings += [func_result_sharding(f, i) for i in range(len(f.type.results))]
     sizes = set()
     for s in shardings:
         if s is not None:

@@ -42,6 +42,7 @@ import numpy as np
 from shardonnay.errors import ShardonnayError
 from shardonnay.ir import element_values
 from shardonnay.ir.core import Module
+from shardonnay.ir.shardings import func_arg_sharding, func_result_sharding
 from shardonnay.ir.types import TensorType, TokenType
 from shardonnay.layout import device_slices, shard, unshard
 from shardonnay.mesh import Mesh
@@ -78,7 +79,7 @@ def device_inputs(
     """The device count of `func` and the buffers each device is handed:
     `per_device[d][i]` is argument `i` on device `d` (see `simulate`)."""
     f = local_module.function(func)
-    shardings = [f.arg_attrs(i).get("sdy.sharding") for i in range(len(f.type.inputs))]
+    shardings = [func_arg_sharding(f, i) for i in range(len(f.type.inputs))]
     count = device_count(local_module, func)
     if len(global_inputs) != len(f.type.inputs):
         raise ShardonnayError(
@@ -114,7 +115,7 @@ def global_outputs(
     """The global results of `func` from `results[d][r]`, result `r` on device
     `d` (see `simulate`)."""
     f = local_module.function(func)
-    result_shardings = [f.result_attrs(i).get("sdy.sharding") for i in range(len(f.type.results))]
+    result_shardings = [func_result_sharding(f, i) for i in range(len(f.type.results))]
     count = len(results)
     out = []
     for r, (t, sharding) in enumerate(zip(f.type.results, result_shardings, strict=True)):

@@ -28,6 +28,7 @@ import numpy as np
 from shardonnay.export.explicit_reshards import insert_explicit_reshards
 from shardonnay.export.reshard_to_collectives import reshard_to_collectives
 from shardonnay.ir.core import Module
+from shardonnay.ir.shardings import SHARDING
 from shardonnay.mesh import Mesh
 from shardonnay.partitioner.local.convert import convert_global_to_local
 from shardonnay.pipeline import propagation_pipeline
@@ -76,12 +77,12 @@ def has_uneven_shards(module: Module) -> bool:
 def _shardings(module: Module):
     for func in module.functions:
         for i, arg in enumerate(func.arguments):
-            if "sdy.sharding" in func.arg_attrs(i):
-                yield arg, func.arg_attrs(i)["sdy.sharding"]
+            if SHARDING in func.arg_attrs(i):
+                yield arg, func.arg_attrs(i)[SHARDING]
         for op in func.walk():
             if "out_sharding" in op.attributes:
                 yield op.results[0], op.attributes["out_sharding"]
-            per_value = op.attributes.get("sdy.sharding")
+            per_value = op.attributes.get(SHARDING)
             if isinstance(per_value, TensorShardingPerValue):
                 yield from zip(op.results, per_value.shardings, strict=True)
 

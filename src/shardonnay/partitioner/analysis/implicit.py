@@ -56,7 +56,7 @@ import numpy as np
 
 from shardonnay.errors import ShardonnayError
 from shardonnay.ir.core import Func, Module, Op, Value
-from shardonnay.ir.shardings import mesh_of, sharding_of
+from shardonnay.ir.shardings import SHARDING, mesh_of, sharding_of
 from shardonnay.ir.types import TensorType
 from shardonnay.ir.verifier import verify
 from shardonnay.layout import equivalent
@@ -302,7 +302,7 @@ def _updates_replicated(op: Op, operands: Sequence[TensorSharding | None]) -> bo
 
 def _result_shardings(func: Func) -> list[TensorSharding | None]:
     attrs = func.op.attributes.get("res_attrs") or ({},) * len(func.type.results)
-    return [a.get("sdy.sharding") for a in attrs]
+    return [a.get(SHARDING) for a in attrs]
 
 
 def _text(s: TensorSharding | None) -> str:

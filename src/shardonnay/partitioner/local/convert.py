@@ -93,6 +93,7 @@ from shardonnay.collectives.axis_lists import mesh_ordered
 from shardonnay.ir.attributes import DenseArrayAttr, IntegerAttr
 from shardonnay.ir.builder import Builder
 from shardonnay.ir.core import Block, Func, Module, Op, Region, Value
+from shardonnay.ir.shardings import SHARDING, func_arg_sharding, func_result_sharding
 from shardonnay.ir.types import FunctionType, TensorType
 from shardonnay.mesh import Mesh
 from shardonnay.ops.traits import (
@@ -198,10 +199,10 @@ class _Conversion:
         return FunctionType(inputs, results)
 
     def _arg_sharding(self, func: Func, i: int) -> TensorSharding | None:
-        return self._on_devices(func.arg_attrs(i).get("sdy.sharding"), func.op)
+        return self._on_devices(func_arg_sharding(func, i), func.op)
 
     def _result_sharding(self, func: Func, i: int) -> TensorSharding | None:
-        return self._on_devices(func.result_attrs(i).get("sdy.sharding"), func.op)
+        return self._on_devices(func_result_sharding(func, i), func.op)
 
     def _on_devices(self, sharding: TensorSharding | None, op: Op) -> TensorSharding | None:
         """`sharding`, or None (replicated) when it shards nothing."""
@@ -277,7 +278,7 @@ class _Conversion:
         new.add_region(Region([block]))
         self.values.update(zip(func.arguments, block.arguments, strict=True))
         for i, arg in enumerate(func.arguments):
-            self._mark_unreduced(arg, func.arg_attrs(i).get("sdy.sharding"))
+            self._mark_unreduced(arg, func_arg_sharding(func, i))
             self.reaches[block.arguments[i]] = self._reach(arg)
         steps = tracker(f"partitioning @{func.name}", len(func.body.ops))
         self.body = func.body  # whose terminator returns from the function
@@ -297,7 +298,7 @@ class _Conversion:
         )
         for old_attrs, new_attrs, types in pairs:
             for i, t in enumerate(types):
-                sharding = self._on_devices(old_attrs(i).get("sdy.sharding"), func.op)
+                sharding = self._on_devices(old_attrs(i).get(SHARDING), func.op)
                 if not isinstance(t, TensorType) or sharding is None:
                     continue
                 mesh = self.ctx.mesh_of_sharding(sharding)
@@ -499,7 +500,7 @@ class _Conversion:
                 mesh = self.ctx.mesh_of_sharding(sharding)
                 unreduced = tuple(a for a in sharding.unreduced if a.size(mesh) > 1)
             x = self._kept_unreduced(v, unreduced, sharding)
-            operands.append(self._conformed(v, x, func.result_attrs(i).get("sdy.sharding"), op))
+            operands.append(self._conformed(v, x, func_result_sharding(func, i), op))
         self.ctx.op("func.return", operands, [], dict(op.attributes), location=op.location)
 
     def _kept_unreduced(self, value: Value, axes, sharding) -> Value:
@@ -566,7 +567,7 @@ class _Conversion:
         callee = self.source.function(op.attributes["callee"].name)
         signature = self.signatures[callee.name]
         operands = [
-            self._conformed(v, x, callee.arg_attrs(i).get("sdy.sharding"), op)
+            self._conformed(v, x, func_arg_sharding(callee, i), op)
             for i, (v, x) in enumerate(zip(op.operands, operands, strict=True))
         ]
         new = self.ctx.op(
@@ -579,7 +580,7 @@ class _Conversion:
             if not isinstance(r.type, TensorType):
                 results.append(x)
                 continue
-            source = self._place(callee.result_attrs(i).get("sdy.sharding"), r, op)
+            source = self._place(func_result_sharding(callee, i), r, op)
             results.append(relocate(ctx, x, r.type.shape, source, place(ctx, r, self.pinned)))
         return results
 

@@ -76,7 +76,7 @@ from shardonnay.export.reshard_to_collectives import (
     reshard_to_collectives,
 )
 from shardonnay.ir.core import Func, Module, Op, Value
-from shardonnay.ir.shardings import sharding_of
+from shardonnay.ir.shardings import SHARDING, sharding_of
 from shardonnay.ir.types import TensorType, numpy_dtype
 from shardonnay.mesh import Mesh
 from shardonnay.ops.registry import lookup
@@ -272,7 +272,7 @@ def _received(module: Module, move: _Move, steps, *, local: bool = False) -> int
         if op.name == "sdy.mesh" and op.attributes["sym_name"] in named:
             scratch.append(op.clone())
     func = Func.create("main", [move.type], [move.type])
-    func.arg_attrs(0)["sdy.sharding"] = move.src
+    func.arg_attrs(0)[SHARDING] = move.src
     value = func.arguments[0]
     for name, attributes in steps:
         value = func.body.append(Op(name, [value], [move.type], dict(attributes))).results[0]
