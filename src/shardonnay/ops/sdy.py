@@ -25,6 +25,7 @@ from typing import Any
 from shardonnay.errors import IRError
 from shardonnay.ir.attributes import DenseElementsAttr, IntegerAttr
 from shardonnay.ir.core import Op
+from shardonnay.ir.shardings import SHARDING
 from shardonnay.ir.types import Type
 from shardonnay.mesh import Mesh, read_mesh
 from shardonnay.ops.registry import OpDef, mark_inherent, register
@@ -297,7 +298,7 @@ class FuncDataFlowEdgeOp(_Identity):
                 f"{op.name}: expected operand of {op.name} to be a result of call op "
                 f"or a function argument; it is defined by {source.op.name}"
             )
-        sharding = op.attributes.get("sdy.sharding")
+        sharding = op.attributes.get(SHARDING)
         if sharding is not None:
             if not isinstance(sharding, TensorShardingPerValue) or len(sharding) != 1:
                 raise IRError(f"{op.name}: sdy.sharding must be a one-value sharding_per_value")
