@@ -60,23 +60,22 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "src"))
-
-import shardonnay  # noqa: E402
-from shardonnay.ir.attributes import IntegerAttr  # noqa: E402
-from shardonnay.ir.types import TensorType  # noqa: E402
-from shardonnay.layout import shard, unshard  # noqa: E402
-from shardonnay.mesh import Mesh  # noqa: E402
-from shardonnay.runtime.interpreter import run as interpret  # noqa: E402
-from shardonnay.runtime.numerics import (  # noqa: E402
+import shardonnay
+from shardonnay.ir.attributes import IntegerAttr
+from shardonnay.ir.types import TensorType
+from shardonnay.layout import shard, unshard
+from shardonnay.mesh import Mesh
+from shardonnay.runtime.interpreter import run as interpret
+from shardonnay.runtime.numerics import (
     compare_output,
     judge_output,
     main_arguments,
     wide_reference,
 )
-from shardonnay.runtime.simulator import device_inputs  # noqa: E402
-from shardonnay.sharding import TensorSharding  # noqa: E402
+from shardonnay.runtime.simulator import device_inputs
+from shardonnay.sharding import TensorSharding
+
+ROOT = Path(__file__).resolve().parent.parent
 
 MODELS = ROOT / "tests" / "models"
 BF16 = ROOT / "tests" / "corpus" / "bf16"
