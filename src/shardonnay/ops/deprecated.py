@@ -41,11 +41,10 @@ from shardonnay.ops.registry import OpDef, mark_inherent, register
 from shardonnay.ops.shape import (
     expect_counts,
     finish,
-    i64_array,
     int_array,
-    keyword_list,
+    parse_operand_and_list,
+    print_operand_and_list,
     tensor_type,
-    write_list,
 )
 from shardonnay.syntax.cursor import quote
 
@@ -116,18 +115,10 @@ class BroadcastOp(OpDef):
     new leading dims of these sizes."""
 
     def parse(self, p, name: str) -> Op:
-        operand = p.operand()
-        p.expect(",", "',' after the operand")
-        attrs = {"broadcast_sizes": i64_array(keyword_list(p, "sizes"))}
-        return finish(p, name, [operand], attrs, ("broadcast_sizes",))
+        return parse_operand_and_list(p, name, "sizes", "broadcast_sizes")
 
     def print(self, op: Op, w) -> None:
-        w.write(" ")
-        w.operand(op.operands[0])
-        w.write(f", sizes = {write_list(int_array(op, 'broadcast_sizes'))}")
-        w.attr_dict(op, ("broadcast_sizes",))
-        w.write(" : ")
-        w.functional_type(op)
+        print_operand_and_list(op, w, "sizes", "broadcast_sizes")
 
     def infer_types(self, op: Op) -> list[Type] | None:
         x = tensor_type(op, op.operands[0], "the operand")

@@ -117,6 +117,26 @@ def write_list(values) -> str:
     return "[" + ", ".join(str(v) for v in values) + "]"
 
 
+def parse_operand_and_list(p, name: str, keyword: str, key: str) -> Op:
+    """`%x, keyword = [1, 2] {attrs} : (operand type) -> result type`, the
+    integers under the `array<i64>` attribute `key`: the pretty syntax of
+    broadcast_in_dim (`dims`), transpose (`dims`) and broadcast (`sizes`)."""
+    operand = p.operand()
+    p.expect(",", "',' after the operand")
+    attrs = {key: i64_array(keyword_list(p, keyword))}
+    return finish(p, name, [operand], attrs, (key,))
+
+
+def print_operand_and_list(op: Op, w, keyword: str, key: str) -> None:
+    """Writes the syntax `parse_operand_and_list` reads."""
+    w.write(" ")
+    w.operand(op.operands[0])
+    w.write(f", {keyword} = {write_list(int_array(op, key))}")
+    w.attr_dict(op, (key,))
+    w.write(" : ")
+    w.functional_type(op)
+
+
 # -- broadcast_in_dim -----------------------------------------------------------------------------
 
 
@@ -153,18 +173,10 @@ class BroadcastInDimOp(OpDef):
     traits = frozenset({COPIES_ELEMENTS, EXACT_RULE})
 
     def parse(self, p, name: str) -> Op:
-        operand = p.operand()
-        p.expect(",", "',' after the operand")
-        attrs = {"broadcast_dimensions": i64_array(keyword_list(p, "dims"))}
-        return finish(p, name, [operand], attrs, ("broadcast_dimensions",))
+        return parse_operand_and_list(p, name, "dims", "broadcast_dimensions")
 
     def print(self, op: Op, w) -> None:
-        w.write(" ")
-        w.operand(op.operands[0])
-        w.write(f", dims = {write_list(int_array(op, 'broadcast_dimensions'))}")
-        w.attr_dict(op, ("broadcast_dimensions",))
-        w.write(" : ")
-        w.functional_type(op)
+        print_operand_and_list(op, w, "dims", "broadcast_dimensions")
 
     def verify(self, op: Op) -> None:
         expect_counts(op, 1, 1)
@@ -269,18 +281,10 @@ class TransposeOp(OpDef):
     traits = frozenset({COPIES_ELEMENTS, PASS_THROUGH, EXACT_RULE})
 
     def parse(self, p, name: str) -> Op:
-        operand = p.operand()
-        p.expect(",", "',' after the operand")
-        attrs = {"permutation": i64_array(keyword_list(p, "dims"))}
-        return finish(p, name, [operand], attrs, ("permutation",))
+        return parse_operand_and_list(p, name, "dims", "permutation")
 
     def print(self, op: Op, w) -> None:
-        w.write(" ")
-        w.operand(op.operands[0])
-        w.write(f", dims = {write_list(int_array(op, 'permutation'))}")
-        w.attr_dict(op, ("permutation",))
-        w.write(" : ")
-        w.functional_type(op)
+        print_operand_and_list(op, w, "dims", "permutation")
 
     def infer_types(self, op: Op) -> list[Type] | None:
         x = tensor_type(op, op.operands[0], "the operand")
