@@ -37,7 +37,15 @@ import numpy as np
 from shardonnay.errors import IRError, UnsupportedOpError
 from shardonnay.ir.attributes import IntegerAttr, SymbolRefAttr
 from shardonnay.ir.core import Op
-from shardonnay.ir.types import TOKEN, OpaqueType, TensorType, TokenType, Type, TypeReader
+from shardonnay.ir.types import (
+    TOKEN,
+    FunctionType,
+    OpaqueType,
+    TensorType,
+    TokenType,
+    Type,
+    TypeReader,
+)
 from shardonnay.ops.custom_calls import semantics
 from shardonnay.ops.registry import OpDef, mark_inherent, register
 from shardonnay.ops.traits import CONTROL_FLOW, DATA_FLOW, RECURSIVE_EFFECTS, TERMINATOR
@@ -67,6 +75,19 @@ def _check_operand_types(p, operands, types, pos: int) -> None:
         raise p.error(f"{len(operands)} operands but {len(types)} types", pos)
     for v, t in zip(operands, types, strict=True):
         p._check_type(v, t, pos)
+
+
+def _attrs_and_function_type(p, operands) -> tuple[dict, FunctionType, int]:
+    """`{attrs} : (operand types) -> result types` after an op's own syntax:
+    the attributes, the function type (checked against `operands`) and the
+    position of the type, for errors about it."""
+    attrs = p.optional_attr_dict()
+    p.expect(":", "':' and the function type")
+    p.skip_space()
+    pos = p.pos
+    ftype = p.functional_type()
+    _check_operand_types(p, operands, ftype.inputs, pos)
+    return attrs, ftype, pos
 
 
 def _optional_operands(p) -> list:
@@ -401,12 +422,7 @@ class CustomCallOp(OpDef):
         p.expect("(", "'(' and the operands")
         operands = p.operands_until(")")
         p.expect(")", "')' after the operands")
-        attrs = p.optional_attr_dict()
-        p.expect(":", "':' and the function type")
-        p.skip_space()
-        pos = p.pos
-        ftype = p.functional_type()
-        _check_operand_types(p, operands, ftype.inputs, pos)
+        attrs, ftype, pos = _attrs_and_function_type(p, operands)
         if "call_target_name" in attrs:
             raise p.error("call_target_name is given as @target, not as an attribute", pos)
         attrs["call_target_name"] = target
@@ -613,12 +629,7 @@ class CompositeOp(OpDef):
     def parse(self, p, name: str) -> Op:
         composite_name = p.string("the quoted name of the composite")
         operands = _optional_operands(p)
-        attrs = p.optional_attr_dict()
-        p.expect(":", "':' and the function type")
-        p.skip_space()
-        pos = p.pos
-        ftype = p.functional_type()
-        _check_operand_types(p, operands, ftype.inputs, pos)
+        attrs, ftype, pos = _attrs_and_function_type(p, operands)
         if "name" in attrs:
             raise p.error("the composite's name is given before the operands", pos)
         attrs["name"] = composite_name
@@ -727,12 +738,7 @@ class GetTupleElementOp(OpDef):
         p.expect("[", "'[' and the index")
         index = p.integer("the element index")
         p.expect("]", "']' after the index")
-        attrs = p.optional_attr_dict()
-        p.expect(":", "':' and the function type")
-        p.skip_space()
-        pos = p.pos
-        ftype = p.functional_type()
-        _check_operand_types(p, [operand], ftype.inputs, pos)
+        attrs, ftype, _ = _attrs_and_function_type(p, [operand])
         attrs["index"] = IntegerAttr(index, "i32")
         return _make(p, name, [operand], ftype.results, attrs, inherent=("index",))
 
