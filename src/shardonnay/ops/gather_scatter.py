@@ -96,6 +96,20 @@ def _check_batching(
             )
 
 
+def _check_index_map(
+    op: Op, key: str, index_map: tuple[int, ...], x: TensorType, indices: TensorType, ivd: int
+) -> None:
+    """`index_map` (gather's `start_index_map`, scatter's
+    `scatter_dims_to_operand_dims`) names one distinct operand dim for each
+    entry of an index vector."""
+    vector_size = indices.shape[ivd] if ivd < indices.rank else 1
+    if len(index_map) != vector_size:
+        raise IRError(
+            f"{op.name}: {key} has {len(index_map)} entries for index vectors of size {vector_size}"
+        )
+    check_dims(op, index_map, x.rank, f"{key} entry")
+
+
 def _gather_scatter_factors(
     is_scatter: bool,
     input_shape: tuple[int, ...],
@@ -194,13 +208,7 @@ class GatherOp(OpDef):
             ("operand_batching_dims", "start_indices_batching_dims"),
         )
         start_map = dn["start_index_map"]
-        vector_size = indices.shape[ivd] if ivd < indices.rank else 1
-        if len(start_map) != vector_size:
-            raise IRError(
-                f"{op.name}: start_index_map has {len(start_map)} entries for index vectors "
-                f"of size {vector_size}"
-            )
-        check_dims(op, start_map, x.rank, "start_index_map entry")
+        _check_index_map(op, "start_index_map", start_map, x, indices, ivd)
         if set(start_map) & set(batching):
             raise IRError(f"{op.name}: start_index_map and operand_batching_dims overlap")
         offset_dims = dn["offset_dims"]
@@ -403,13 +411,7 @@ class ScatterOp(OpDef):
             ("input_batching_dims", "scatter_indices_batching_dims"),
         )
         to_operand = dn["scatter_dims_to_operand_dims"]
-        vector_size = indices.shape[ivd] if ivd < indices.rank else 1
-        if len(to_operand) != vector_size:
-            raise IRError(
-                f"{op.name}: scatter_dims_to_operand_dims has {len(to_operand)} entries for "
-                f"index vectors of size {vector_size}"
-            )
-        check_dims(op, to_operand, x.rank, "scatter_dims_to_operand_dims entry")
+        _check_index_map(op, "scatter_dims_to_operand_dims", to_operand, x, indices, ivd)
         scatter_shape = [n for d, n in enumerate(u.shape) if d not in window]
         if scatter_shape != list(_batch_shape(indices, ivd)):
             raise IRError(
