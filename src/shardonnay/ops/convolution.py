@@ -36,8 +36,7 @@ from shardonnay.ops.linalg import (
     result_element_type,
     round_to_result,
     tensor_type,
-    verify_binary,
-    verify_precision,
+    verify_contraction,
 )
 from shardonnay.ops.registry import OpDef, mark_inherent, register
 from shardonnay.ops.traits import CONTRACTION, ConservativeRule, NeedsCommunication
@@ -357,11 +356,7 @@ class ConvolutionOp(OpDef):
         return [TensorType(tuple(shape), result_element_type(op, lhs))]
 
     def verify(self, op: Op) -> None:
-        verify_binary(op)
-        (inferred,) = self.infer_types(op)
-        if op.result_types[0].shape != inferred.shape:
-            raise IRError(f"{op.name}: result type {op.result_types[0]}, expected shape {inferred}")
-        verify_precision(op)
+        verify_contraction(op, self.infer_types)
 
     def evaluate(self, op: Op, args: list, interp) -> list:
         dims = conv_dimensions(op)

@@ -23,6 +23,7 @@ element type); products accumulate in 64-bit precision and round once.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -304,11 +305,7 @@ class DotGeneralOp(OpDef):
         return [TensorType(shape, element)]
 
     def verify(self, op: Op) -> None:
-        verify_binary(op)
-        (inferred,) = self.infer_types(op)
-        if op.result_types[0].shape != inferred.shape:
-            raise IRError(f"{op.name}: result type {op.result_types[0]}, expected shape {inferred}")
-        verify_precision(op)
+        verify_contraction(op, self.infer_types)
 
     def evaluate(self, op: Op, args: list, interp) -> list:
         out = dot_general_numpy(np.asarray(args[0]), np.asarray(args[1]), _dot_dims(op))
@@ -379,7 +376,7 @@ def result_element_type(op: Op, lhs: TensorType) -> str:
     return lhs.element_type
 
 
-def verify_binary(op: Op) -> None:
+def _verify_binary(op: Op) -> None:
     if len(op.operands) != 2 or len(op.results) != 1:
         raise IRError(f"{op.name}: takes two operands and has one result")
     tensor_type(op, op.operands[0].type, "lhs")
@@ -387,7 +384,7 @@ def verify_binary(op: Op) -> None:
     tensor_type(op, op.result_types[0], "the result")
 
 
-def verify_precision(op: Op) -> None:
+def _verify_precision(op: Op) -> None:
     config = op.attributes.get("precision_config")
     if config is None:
         return
@@ -398,6 +395,17 @@ def verify_precision(op: Op) -> None:
             raise IRError(f"{op.name}: {value} is not a #stablehlo<precision ...>")
         if value.value not in ("DEFAULT", "HIGH", "HIGHEST"):
             raise IRError(f"{op.name}: unknown precision {value.value}")
+
+
+def verify_contraction(op: Op, infer_types: Callable[[Op], list[Type] | None]) -> None:
+    """The checks of dot, dot_general and convolution: two tensor operands, one
+    tensor result of the shape `infer_types` implies (its element type may be
+    a preferred one), and a valid `precision_config`."""
+    _verify_binary(op)
+    (inferred,) = infer_types(op)
+    if op.result_types[0].shape != inferred.shape:
+        raise IRError(f"{op.name}: result type {op.result_types[0]}, expected shape {inferred}")
+    _verify_precision(op)
 
 
 # -- dot -------------------------------------------------------------------------------------
@@ -447,11 +455,7 @@ class DotOp(OpDef):
         return [TensorType(shape, result_element_type(op, lhs))]
 
     def verify(self, op: Op) -> None:
-        verify_binary(op)
-        (inferred,) = self.infer_types(op)
-        if op.result_types[0].shape != inferred.shape:
-            raise IRError(f"{op.name}: result type {op.result_types[0]}, expected shape {inferred}")
-        verify_precision(op)
+        verify_contraction(op, self.infer_types)
 
     def evaluate(self, op: Op, args: list, interp) -> list:
         out = dot_general_numpy(np.asarray(args[0]), np.asarray(args[1]), self._dims(op))
