@@ -45,6 +45,30 @@ def test_values_move_between_meshes_of_the_same_devices() -> None:
     assert_local_program_computes_the_same(TWO_MESHES)
 
 
+@pytest.mark.parametrize(
+    "op",
+    [
+        "stablehlo.compare GT, %arg0, %arg1",
+        "stablehlo.select %arg2, %arg0, %arg1",
+        "stablehlo.clamp %arg0, %arg1, %arg0",
+    ],
+)
+def test_an_elementwise_op_on_another_mesh_of_the_same_devices_runs_on_local_values(op) -> None:
+    """Compare, select and clamp are elementwise (Shardy's `isElementwise`):
+    split alike on both meshes, each device computes its element, nothing moves."""
+    result = "tensor<8xi1>" if "compare" in op else "tensor<8xf32>"
+    text = 'sdy.mesh @other = <["z"=8]>\n' + single_op_program(
+        [("tensor<8xf32>", '[{"x", "y"}]')] * 2 + [("tensor<8xi1>", '[{"x", "y"}]')],
+        f'  %r = {op} {{sdy.sharding = #sdy.sharding_per_value<[<@other, [{{"z"}}]>]>}} : '
+        f"({', '.join(['tensor<8xi1>'] * ('select' in op) + ['tensor<8xf32>'] * 2)}"
+        f"{', tensor<8xf32>' * ('clamp' in op)}) -> {result}",
+        (result, '[{"x", "y"}]'),
+    )
+    local = assert_local_program_computes_the_same(text)
+    names = [o.name for o in local.function("main").body.ops]
+    assert names == [op.split()[0], "func.return"], names
+
+
 # -- meshes of different device counts: the program runs on the largest ---------------------
 
 

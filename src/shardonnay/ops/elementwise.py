@@ -754,8 +754,9 @@ _UNARY: dict[str, tuple[Callable, str | None]] = {
     "bitcast_convert": (_bitcast_convert, None),
 }
 for _name, (_fn, _result) in _UNARY.items():
-    # bitcast_convert between bit widths that differ changes the shape
-    _traits = () if _name == "bitcast_convert" else {ELEMENTWISE}
+    # bitcast_convert between bit widths that differ changes the shape (not
+    # elementwise then); its sharding rule says all that moves data either way
+    _traits = {EXACT_RULE} if _name == "bitcast_convert" else {ELEMENTWISE}
     register(f"stablehlo.{_name}", ElementwiseOp(1, _fn, _result), traits=_traits)
 
 _BINARY: dict[str, tuple[Callable, str]] = {

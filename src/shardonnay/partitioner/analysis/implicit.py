@@ -68,10 +68,10 @@ from shardonnay.ops.traits import (
     SHARDING_ANNOTATION,
     TERMINATOR,
     has_trait,
+    is_elementwise,
 )
 from shardonnay.partitioner.analysis.cost import SDY_COLLECTIVES
 from shardonnay.partitioner.halo.need import op_need
-from shardonnay.partitioner.local.factors import is_elementwise
 from shardonnay.propagation.checks.shard_by_shard import Verdict, check_shard_by_shard
 from shardonnay.runtime.interpreter import Interpreter
 from shardonnay.sharding import TensorSharding

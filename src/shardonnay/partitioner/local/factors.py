@@ -29,12 +29,9 @@ from shardonnay.ir.attributes import DenseArrayAttr
 from shardonnay.ir.core import Block, Op, Region, Value
 from shardonnay.ir.types import TensorType
 from shardonnay.mesh import Mesh
-from shardonnay.ops.chlo import ElementwiseOp as ChloElementwiseOp
-from shardonnay.ops.elementwise import ElementwiseOp
 from shardonnay.ops.linalg import i64_list
-from shardonnay.ops.registry import lookup
 from shardonnay.ops.rules import rule_for
-from shardonnay.ops.traits import EXACT_RULE, MovesElements, has_trait, trait_of
+from shardonnay.ops.traits import EXACT_RULE, MovesElements, has_trait, is_elementwise, trait_of
 from shardonnay.partitioner.local.context import I64, LocalContext, axes_size, partition_error
 from shardonnay.partitioner.local.layout import gather_dims, slice_dims, spread
 from shardonnay.propagation.projection import project_tensor
@@ -43,10 +40,6 @@ from shardonnay.sharding_rule import OpShardingRule
 
 # Ops whose results do not depend on where along a result-only factor they are.
 _POSITION_FREE = ("stablehlo.broadcast_in_dim",)
-
-
-def is_elementwise(op: Op) -> bool:
-    return isinstance(lookup(op.name), (ElementwiseOp, ChloElementwiseOp))
 
 
 def moving_dims(op: Op) -> set[int]:

@@ -39,8 +39,8 @@ from shardonnay.ir.attributes import DenseElementsAttr
 from shardonnay.ir.core import Op, Region, Value
 from shardonnay.ir.types import TensorType
 from shardonnay.mesh import Mesh
+from shardonnay.ops.traits import is_elementwise
 from shardonnay.partitioner.local.context import LocalContext, partition_error
-from shardonnay.partitioner.local.factors import is_elementwise
 from shardonnay.partitioner.local.moves import move
 from shardonnay.partitioner.local.ops.positional import localize
 from shardonnay.sharding import TensorSharding

@@ -38,7 +38,7 @@ from shardonnay.ir.types import TensorType, numpy_dtype
 from shardonnay.layout import equivalent
 from shardonnay.mesh import Mesh
 from shardonnay.ops.registry import lookup
-from shardonnay.ops.traits import DEVICE_COLLECTIVE, has_trait
+from shardonnay.ops.traits import DEVICE_COLLECTIVE, has_trait, is_elementwise
 from shardonnay.partitioner.analysis.cost import collective_costs
 from shardonnay.partitioner.halo.exchange import relayout_by_exchange
 from shardonnay.partitioner.local import collectives as local_collectives
@@ -48,7 +48,6 @@ from shardonnay.partitioner.local.context import (
     offset_table,
     remove_ops_from,
 )
-from shardonnay.partitioner.local.factors import is_elementwise
 from shardonnay.partitioner.local.layout import (
     gather_dims,
     relayout,
