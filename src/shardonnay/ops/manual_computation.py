@@ -31,7 +31,11 @@ from shardonnay.ir.types import TensorType, Type
 from shardonnay.layout import shard, unshard
 from shardonnay.mesh import Mesh
 from shardonnay.ops.registry import OpDef, mark_inherent, register
-from shardonnay.ops.sdy import _read_stripped_per_value
+from shardonnay.ops.sdy import (
+    read_stripped_per_value,
+    write_body_and_signature,
+    write_stripped_per_value,
+)
 from shardonnay.ops.traits import (
     COMPUTATION,
     DATA_FLOW,
@@ -63,7 +67,7 @@ class ManualComputationOp(OpDef):
         for key in ("in_shardings", "out_shardings"):
             p.expect(key, f"'{key}'")
             p.expect("=", f"'=' after '{key}'")
-            attrs[key] = _read_stripped_per_value(p)
+            attrs[key] = read_stripped_per_value(p)
         p.expect("manual_axes", "'manual_axes'")
         p.expect("=", "'=' after 'manual_axes'")
         attrs["manual_axes"] = read_manual_axes(p)
@@ -85,15 +89,9 @@ class ManualComputationOp(OpDef):
         w.write(")")
         for key in ("in_shardings", "out_shardings"):
             shardings = _per_value(op, key)
-            w.write(f" {key}=[" + ", ".join(s.body() for s in shardings.shardings) + "]")
+            write_stripped_per_value(w, key, shardings)
         w.write(f" manual_axes={_manual_axes(op).body()}")
-        body = op.regions[0].entry
-        args = ", ".join(f"{w.name(a)}: {a.type}" for a in body.arguments)
-        w.write(f" ({args}) ")
-        w.region(op.regions[0], print_entry_args=False)
-        w.attr_dict(op, _ATTRS)
-        w.write(" : ")
-        w.functional_type(op)
+        write_body_and_signature(op, w, _ATTRS)
 
     def infer_types(self, op: Op) -> list[Type] | None:
         return None  # the global result types are not implied by the body alone

@@ -406,7 +406,7 @@ class NamedComputationOp(OpDef):
         for key in ("in_shardings", "out_shardings"):
             if p.accept(key):
                 p.expect("=", f"'=' after '{key}'")
-                attrs[key] = _read_stripped_per_value(p)
+                attrs[key] = read_stripped_per_value(p)
         p.skip_space()
         args_pos = p.pos
         arguments = p.block_argument_list()
@@ -426,14 +426,8 @@ class NamedComputationOp(OpDef):
                 shardings = op.attributes[key]
                 if not isinstance(shardings, TensorShardingPerValue):
                     raise IRError(f"{op.name}: {key} must be a #sdy.sharding_per_value")
-                w.write(f" {key}=[" + ", ".join(s.body() for s in shardings.shardings) + "]")
-        body = op.regions[0].entry
-        args = ", ".join(f"{w.name(a)}: {a.type}" for a in body.arguments)
-        w.write(f" ({args}) ")
-        w.region(op.regions[0], print_entry_args=False)
-        w.attr_dict(op, _NAMED_ATTRS)
-        w.write(" : ")
-        w.functional_type(op)
+                write_stripped_per_value(w, key, shardings)
+        write_body_and_signature(op, w, _NAMED_ATTRS)
 
     def infer_types(self, op: Op) -> list[Type] | None:
         if not op.regions or not op.regions[0].blocks:
@@ -480,11 +474,30 @@ class NamedComputationOp(OpDef):
         return interp.run_region(op.regions[0], args, {})
 
 
-def _read_stripped_per_value(p) -> TensorShardingPerValue:
+def read_stripped_per_value(p) -> TensorShardingPerValue:
     """`[<@mesh, [...]>, ...]`: a per-value sharding without its keyword."""
     p.expect("[", "'[' starting the shardings")
     shardings = p.comma_separated("]", lambda: read_tensor_sharding(p), "a sharding")
     return TensorShardingPerValue(tuple(shardings))
+
+
+def write_stripped_per_value(w, key: str, shardings: TensorShardingPerValue) -> None:
+    """Writes ` key=[<@mesh, [...]>, ...]`, the syntax of `key` that
+    `read_stripped_per_value` reads after `key=`."""
+    w.write(f" {key}=[" + ", ".join(s.body() for s in shardings.shardings) + "]")
+
+
+def write_body_and_signature(op: Op, w, inherent: tuple[str, ...]) -> None:
+    """Writes ` (%arg0: type, ...) {body} {attrs} : (types) -> types`, the end
+    of named_computation and manual_computation: the body with its arguments
+    named, the attributes other than `inherent`, the function type."""
+    body = op.regions[0].entry
+    args = ", ".join(f"{w.name(a)}: {a.type}" for a in body.arguments)
+    w.write(f" ({args}) ")
+    w.region(op.regions[0], print_entry_args=False)
+    w.attr_dict(op, inherent)
+    w.write(" : ")
+    w.functional_type(op)
 
 
 register("sdy.mesh", MeshOp())
