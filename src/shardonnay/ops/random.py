@@ -15,6 +15,7 @@ draws from a generator with a fixed seed.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -22,13 +23,61 @@ import numpy as np
 from shardonnay.errors import IRError
 from shardonnay.ir.attributes import EnumAttr
 from shardonnay.ir.core import Op
-from shardonnay.ir.types import TensorType
+from shardonnay.ir.types import FunctionType, TensorType
 from shardonnay.ops.linalg import finish_rule, tensor_type
 from shardonnay.ops.registry import OpDef, mark_inherent, register
 from shardonnay.sharding_rule import OpShardingRule, RuleBuilder
 
-_ALGORITHMS = ("DEFAULT", "THREE_FRY", "PHILOX")
-_DISTRIBUTIONS = ("UNIFORM", "NORMAL")
+
+@dataclass(frozen=True)
+class _EnumKeyword:
+    """The pretty syntax `..., keyword = VALUE {attrs} : (types) -> types` of an
+    op whose attribute `kind` is a `#stablehlo<kind VALUE>` among `values`."""
+
+    keyword: str
+    kind: str
+    values: tuple[str, ...]
+    expected: str
+
+    def read(self, p) -> tuple[dict[str, Any], FunctionType, int]:
+        """The attributes (with `kind`), the function type and its position."""
+        p.expect(",")
+        p.expect(self.keyword, f"'{self.keyword}'")
+        p.expect("=")
+        pos = p.pos
+        value = p.identifier(self.expected)
+        if value not in self.values:
+            raise p.error(f"unknown {self.kind.replace('_', ' ')} {value}", pos)
+        attrs: dict[str, Any] = dict(p.optional_attr_dict())
+        attrs[self.kind] = EnumAttr("stablehlo", self.kind, value)
+        p.expect(":")
+        p.skip_space()
+        pos = p.pos
+        return attrs, p.functional_type(), pos
+
+    def value(self, op: Op) -> str:
+        value = op.attributes.get(self.kind)
+        if not isinstance(value, EnumAttr) or value.value not in self.values:
+            raise IRError(f"{op.name}: needs {self.kind} = #stablehlo<{self.kind} ...>")
+        return value.value
+
+    def write(self, op: Op, w) -> None:
+        """Writes what `read` reads, after the operands."""
+        w.write(f", {self.keyword} = {self.value(op)}")
+        w.attr_dict(op, (self.kind,))
+        w.write(" : ")
+        w.functional_type(op)
+
+
+_ALGORITHM = _EnumKeyword(
+    "algorithm",
+    "rng_algorithm",
+    ("DEFAULT", "THREE_FRY", "PHILOX"),
+    "an rng algorithm (DEFAULT, THREE_FRY, PHILOX)",
+)
+_DISTRIBUTION = _EnumKeyword(
+    "distribution", "rng_distribution", ("UNIFORM", "NORMAL"), "UNIFORM or NORMAL"
+)
 
 
 def random_bits(state: np.ndarray, shape: tuple[int, ...], dtype: np.dtype) -> tuple:
@@ -57,19 +106,7 @@ class RngBitGeneratorOp(OpDef):
 
     def parse(self, p, name: str) -> Op:
         operand = p.operand()
-        p.expect(",")
-        p.expect("algorithm", "'algorithm'")
-        p.expect("=")
-        pos = p.pos
-        algorithm = p.identifier("an rng algorithm (DEFAULT, THREE_FRY, PHILOX)")
-        if algorithm not in _ALGORITHMS:
-            raise p.error(f"unknown rng algorithm {algorithm}", pos)
-        attrs = dict(p.optional_attr_dict())
-        attrs["rng_algorithm"] = EnumAttr("stablehlo", "rng_algorithm", algorithm)
-        p.expect(":")
-        p.skip_space()
-        pos = p.pos
-        ftype = p.functional_type()
+        attrs, ftype, pos = _ALGORITHM.read(p)
         if len(ftype.inputs) != 1 or len(ftype.results) != 2:
             raise p.error("expected a type (state) -> (state, output)", pos)
         p._check_type(operand, ftype.inputs[0], pos)
@@ -79,16 +116,13 @@ class RngBitGeneratorOp(OpDef):
     def print(self, op: Op, w) -> None:
         w.write(" ")
         w.operand(op.operands[0])
-        w.write(f", algorithm = {_algorithm(op)}")
-        w.attr_dict(op, ("rng_algorithm",))
-        w.write(" : ")
-        w.functional_type(op)
+        _ALGORITHM.write(op, w)
 
     def result_names(self, op: Op) -> list[str | None] | None:
         return ["output_state", "output"]
 
     def verify(self, op: Op) -> None:
-        _algorithm(op)
+        _ALGORITHM.value(op)
         if len(op.operands) != 1 or len(op.results) != 2:
             raise IRError(f"{op.name}: takes a state and returns a new state and the output")
         state = tensor_type(op, op.operands[0].type, "the state")
@@ -113,13 +147,6 @@ class RngBitGeneratorOp(OpDef):
         return finish_rule(b)
 
 
-def _algorithm(op: Op) -> str:
-    value = op.attributes.get("rng_algorithm")
-    if not isinstance(value, EnumAttr) or value.value not in _ALGORITHMS:
-        raise IRError(f"{op.name}: needs rng_algorithm = #stablehlo<rng_algorithm ...>")
-    return value.value
-
-
 class RngOp(OpDef):
     """`stablehlo.rng %a, %b, %shape, distribution = UNIFORM : (...) -> t`: uniform
     in [a, b), or normal with mean a and standard deviation b."""
@@ -131,19 +158,7 @@ class RngOp(OpDef):
         for _ in range(2):
             p.expect(",")
             operands.append(p.operand())
-        p.expect(",")
-        p.expect("distribution", "'distribution'")
-        p.expect("=")
-        pos = p.pos
-        distribution = p.identifier("UNIFORM or NORMAL")
-        if distribution not in _DISTRIBUTIONS:
-            raise p.error(f"unknown rng distribution {distribution}", pos)
-        attrs: dict[str, Any] = dict(p.optional_attr_dict())
-        attrs["rng_distribution"] = EnumAttr("stablehlo", "rng_distribution", distribution)
-        p.expect(":")
-        p.skip_space()
-        pos = p.pos
-        ftype = p.functional_type()
+        attrs, ftype, pos = _DISTRIBUTION.read(p)
         if len(ftype.inputs) != 3 or len(ftype.results) != 1:
             raise p.error("expected a type (a, b, shape) -> result", pos)
         for v, t in zip(operands, ftype.inputs, strict=True):
@@ -154,13 +169,10 @@ class RngOp(OpDef):
     def print(self, op: Op, w) -> None:
         w.write(" ")
         w.operands(op.operands)
-        w.write(f", distribution = {_distribution(op)}")
-        w.attr_dict(op, ("rng_distribution",))
-        w.write(" : ")
-        w.functional_type(op)
+        _DISTRIBUTION.write(op, w)
 
     def verify(self, op: Op) -> None:
-        _distribution(op)
+        _DISTRIBUTION.value(op)
         if len(op.operands) != 3 or len(op.results) != 1:
             raise IRError(f"{op.name}: takes a, b and a shape and has one result")
         out = tensor_type(op, op.result_types[0], "the result")
@@ -175,7 +187,7 @@ class RngOp(OpDef):
         a = np.asarray(args[0]).reshape(())
         b = np.asarray(args[1]).reshape(())
         generator = np.random.Generator(np.random.Philox(0))
-        if _distribution(op) == "NORMAL":
+        if _DISTRIBUTION.value(op) == "NORMAL":
             return [generator.normal(float(a), float(b), size=out.shape).astype(out.dtype)]
         if out.dtype.kind in "iu":
             if int(b) <= int(a):
@@ -186,13 +198,6 @@ class RngOp(OpDef):
         values = generator.uniform(float(a), float(b), size=out.shape).astype(out.dtype)
         # Rounding to the element type may reach b; keep the interval half-open.
         return [np.where(values >= b, a, values).astype(out.dtype)]
-
-
-def _distribution(op: Op) -> str:
-    value = op.attributes.get("rng_distribution")
-    if not isinstance(value, EnumAttr) or value.value not in _DISTRIBUTIONS:
-        raise IRError(f"{op.name}: needs rng_distribution = #stablehlo<rng_distribution ...>")
-    return value.value
 
 
 register("stablehlo.rng_bit_generator", RngBitGeneratorOp())
