@@ -19,6 +19,7 @@ from shardonnay.ir.shardings import (
     OUT_SHARDING,
     SHARDING,
     func_result_sharding,
+    is_equivalent,
     set_func_result_sharding,
     set_sharding,
     sharding_of,
@@ -383,3 +384,67 @@ def test_what_shardy_prints(shardy, program, name):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", PropagationWarning)
         assert str(_run(text, name)) == expected
+
+
+# -- is_equivalent: one definition, as Shardy's `isEquivalent` --------------------------------
+
+_EQUIVALENT_MESH = 'sdy.mesh @mesh = <["x"=2, "y"=2]>'
+_X = '<@mesh, [{"x"}]>'
+_X_REPLICATED_Y = '<@mesh, [{"x"}], replicated={"y"}>'
+
+# Shardings that differ only in their replicated axes, where each pass asks
+# `is_equivalent` (a `func.call`'s result against its callee's; a returned
+# value against the function's result): Shardy inserts no `sdy.reshard`.
+EQUIVALENT_ASKED = {
+    "call_result": (
+        "sdy-insert-func-call-reshards",
+        f"""module {{
+  {_EQUIVALENT_MESH}
+  func.func @main(%arg0: tensor<8xf32> {{sdy.sharding = #sdy.sharding{_X}}}) -> tensor<8xf32> {{
+    %0 = call @f(%arg0) {{sdy.sharding = #sdy.sharding_per_value<[{_X_REPLICATED_Y}]>}}
+        : (tensor<8xf32>) -> tensor<8xf32>
+    %1 = stablehlo.negate %0 : tensor<8xf32>
+    return %1 : tensor<8xf32>
+  }}
+  func.func private @f(%arg0: tensor<8xf32>)
+      -> (tensor<8xf32> {{sdy.sharding = #sdy.sharding{_X}}}) {{
+    return %arg0 : tensor<8xf32>
+  }}
+}}""",
+    ),
+    "returned_value": (
+        "func.func(sdy-insert-explicit-reshards{enable-full-version=true})",
+        f"""module {{
+  {_EQUIVALENT_MESH}
+  func.func @main(%arg0: tensor<8xf32> {{sdy.sharding = #sdy.sharding{_X}}})
+      -> (tensor<8xf32> {{sdy.sharding = #sdy.sharding{_X}}},
+          tensor<8xf32> {{sdy.sharding = #sdy.sharding{_X_REPLICATED_Y}}}) {{
+    %0 = stablehlo.negate %arg0 {{sdy.sharding = #sdy.sharding_per_value<[{_X_REPLICATED_Y}]>}}
+        : tensor<8xf32>
+    %1 = stablehlo.negate %arg0 {{sdy.sharding = #sdy.sharding_per_value<[{_X}]>}}
+        : tensor<8xf32>
+    return %0, %1 : tensor<8xf32>, tensor<8xf32>
+  }}
+}}""",
+    ),
+}
+
+
+def test_replicated_axes_do_not_count_for_equivalence():
+    x, x_replicated_y = TensorSharding.parse(_X), TensorSharding.parse(_X_REPLICATED_Y)
+    assert x != x_replicated_y
+    assert is_equivalent(x, x_replicated_y) and is_equivalent(x_replicated_y, x)
+    y = TensorSharding.parse('<@mesh, [{"y"}], replicated={"x"}>')
+    assert not is_equivalent(x_replicated_y, y)
+
+
+@pytest.mark.parametrize("name", sorted(EQUIVALENT_ASKED))
+def test_passes_that_ask_equivalence_add_no_reshard_for_replicated_axes_as_shardy(name):
+    pytest.importorskip("jax")
+    from shardonnay.testing.mlir_oracle import run_pass_pipeline
+
+    passes, text = EQUIVALENT_ASKED[name]
+    theirs = run_pass_pipeline(text, f"builtin.module({passes})")
+    ours = run_pipeline(parse_module(text), f"builtin.module({passes})").to_text()
+    assert "sdy.reshard" not in theirs
+    assert ours == theirs

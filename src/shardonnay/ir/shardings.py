@@ -289,17 +289,26 @@ def add_free_axes(
 
 
 def is_equivalent(a: TensorSharding | None, b: TensorSharding | None) -> bool:
-    """Shardy's `isEquivalent`: fully replicated shardings (a missing one
-    among them) are equivalent whatever their mesh; others need the same
-    mesh, dim axes and unreduced axes."""
+    """Shardy's `isEquivalent`: the same mesh, dim axes and unreduced axes;
+    open or closed dims, priorities and replicated axes do not count. Fully
+    replicated shardings, on any meshes, and no sharding are all equivalent.
+
+    >>> s = TensorSharding.parse
+    >>> is_equivalent(s('<@m, [{"x"}, {?}], replicated={"y"}>'), s('<@m, [{"x"}, {}]>'))
+    True
+    >>> is_equivalent(s('<@m, [{"x"}, {}]>'), s('<@m, [{}, {"x"}]>'))
+    False
+    >>> is_equivalent(None, s('<@other, [{}, {}], replicated={"y"}>'))
+    True
+    """
     if a is None or a.is_fully_replicated():
         return b is None or b.is_fully_replicated()
     if b is None:
         return False
-    if a.mesh != b.mesh or a.unreduced != b.unreduced:
-        return False
-    return all(x.axes == y.axes for x, y in zip(a.dims, b.dims, strict=True)) and (
-        a.replicated == b.replicated
+    return (
+        a.mesh == b.mesh
+        and a.unreduced == b.unreduced
+        and all(x.axes == y.axes for x, y in zip(a.dims, b.dims, strict=True))
     )
 
 

@@ -55,6 +55,7 @@ from shardonnay.ir.shardings import (
     SHARDING,
     func_arg_sharding,
     func_result_sharding,
+    is_equivalent,
     set_func_result_sharding,
     sharding_of,
 )
@@ -69,7 +70,6 @@ __all__ = [
     "func_result_shardings",
     "import_func_calls",
     "insert_func_call_reshards",
-    "is_equivalent",
     "main_func",
     "pre_order_funcs",
     "propagate_sharding_from_func_to_call",
@@ -167,22 +167,6 @@ def entry_functions(module: Module) -> list[Func]:
     if entry is not None:
         return [] if entry.is_declaration else [entry]
     return [f for f in module.functions if not f.is_declaration]
-
-
-def is_equivalent(a: TensorSharding | None, b: TensorSharding | None) -> bool:
-    """Shardy's `isEquivalent`: the same mesh, dim axes and unreduced axes
-    (open or closed dims, priorities and replicated axes aside); fully
-    replicated shardings, on any meshes, and no sharding are all equivalent."""
-    if a is None or b is None:
-        other = b if a is None else a
-        return other is None or other.is_fully_replicated()
-    if a.is_fully_replicated() and b.is_fully_replicated():
-        return True
-    return (
-        a.mesh == b.mesh
-        and [d.axes for d in a.dims] == [d.axes for d in b.dims]
-        and a.unreduced == b.unreduced
-    )
 
 
 def _fully_closed_like(sharding: TensorSharding) -> TensorSharding:
