@@ -55,7 +55,6 @@ from shardonnay.ir.core import Op
 from shardonnay.ir.types import TensorType, Type, numpy_dtype
 from shardonnay.ops.registry import OpDef, mark_inherent, register
 from shardonnay.ops.shard_dialect import (
-    GridAxesArray,
     check_grid_axes,
     grid_of,
     grid_shape,
@@ -64,6 +63,8 @@ from shardonnay.ops.shard_dialect import (
     int_list_str,
     read_grid_ref,
     read_int_list,
+    read_split_axes_and_halos,
+    write_split_axes_and_halos,
 )
 
 Coords = tuple[int, ...]
@@ -357,12 +358,7 @@ class UpdateHaloOp(OpDef):
         dest = p.operand()
         p.expect("on", "'on' and the grid")
         attrs: dict[str, Any] = {"grid": read_grid_ref(p)}
-        p.expect("split_axes", "'split_axes'")
-        p.expect("=", "'=' after 'split_axes'")
-        attrs["split_axes"] = GridAxesArray.read(p)
-        if p.accept("halo_sizes"):
-            p.expect("=", "'=' after 'halo_sizes'")
-            attrs["static_halo_sizes"] = i64s(read_int_list(p, "a halo size"))
+        read_split_axes_and_halos(p, attrs)
         attrs = p.merge_attr_dict(attrs)
         p.expect(":", "':' and the type")
         t = p.type()
@@ -373,10 +369,8 @@ class UpdateHaloOp(OpDef):
     def print(self, op: Op, w) -> None:
         w.write(" ")
         w.operand(op.operands[0])
-        w.write(f" on {op.attributes['grid']} split_axes = {op.attributes['split_axes']}")
-        halos = op.attributes.get("static_halo_sizes")
-        if halos is not None and halos.values:
-            w.write(f" halo_sizes = {int_list_str(halos.values)}")
+        w.write(f" on {op.attributes['grid']}")
+        write_split_axes_and_halos(op, w)
         w.attr_dict(op, ("grid", "split_axes", "static_halo_sizes"))
         w.write(f" : {op.result_types[0]}")
 

@@ -153,6 +153,26 @@ def check_grid_axes(op: Op, axes, shape: tuple[int, ...], what: str = "grid_axes
         seen.add(a)
 
 
+def read_split_axes_and_halos(p, attrs: dict[str, Any]) -> None:
+    """`split_axes = [[0], []] [halo_sizes = [1, 1]]`, the sharding of a value
+    in shard.sharding and shard.update_halo, into `attrs` (`split_axes`,
+    `static_halo_sizes`)."""
+    p.expect("split_axes", "'split_axes'")
+    p.expect("=", "'=' after 'split_axes'")
+    attrs["split_axes"] = GridAxesArray.read(p)
+    if p.accept("halo_sizes"):
+        p.expect("=", "'=' after 'halo_sizes'")
+        attrs["static_halo_sizes"] = i64s(read_int_list(p, "a halo size"))
+
+
+def write_split_axes_and_halos(op: Op, w) -> None:
+    """Writes what `read_split_axes_and_halos` reads (no `halo_sizes` when empty)."""
+    w.write(f" split_axes = {op.attributes['split_axes']}")
+    halos = op.attributes.get("static_halo_sizes")
+    if halos is not None and halos.values:
+        w.write(f" halo_sizes = {int_list_str(halos.values)}")
+
+
 # -- shard.grid --------------------------------------------------------------------------
 
 
@@ -209,12 +229,7 @@ class ShardingOp(OpDef):
 
     def parse(self, p, name: str) -> Op:
         attrs: dict[str, Any] = {"grid": read_grid_ref(p)}
-        p.expect("split_axes", "'split_axes'")
-        p.expect("=", "'=' after 'split_axes'")
-        attrs["split_axes"] = GridAxesArray.read(p)
-        if p.accept("halo_sizes"):
-            p.expect("=", "'=' after 'halo_sizes'")
-            attrs["static_halo_sizes"] = i64s(read_int_list(p, "a halo size"))
+        read_split_axes_and_halos(p, attrs)
         if p.accept("sharded_dims_offsets"):
             p.expect("=", "'=' after 'sharded_dims_offsets'")
             attrs["static_sharded_dims_offsets"] = i64s(read_int_list(p, "an offset"))
@@ -224,13 +239,11 @@ class ShardingOp(OpDef):
         return mark_inherent(p.make_op(name, [], [t], attrs), _SHARDING_ATTRS)
 
     def print(self, op: Op, w) -> None:
-        w.write(f" {op.attributes['grid']} split_axes = {op.attributes['split_axes']}")
-        for key, word in (
-            ("static_halo_sizes", "halo_sizes"),
-            ("static_sharded_dims_offsets", "sharded_dims_offsets"),
-        ):
-            if op.attributes.get(key) is not None and op.attributes[key].values:
-                w.write(f" {word} = {int_list_str(op.attributes[key].values)}")
+        w.write(f" {op.attributes['grid']}")
+        write_split_axes_and_halos(op, w)
+        offsets = op.attributes.get("static_sharded_dims_offsets")
+        if offsets is not None and offsets.values:
+            w.write(f" sharded_dims_offsets = {int_list_str(offsets.values)}")
         w.attr_dict(op, _SHARDING_ATTRS)
         w.write(f" : {op.result_types[0]}")
 
