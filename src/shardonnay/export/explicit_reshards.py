@@ -59,8 +59,8 @@ from shardonnay.export.common_axes import (
 from shardonnay.export.insertion import (
     all_reduce,
     insert_after,
-    insert_after_value,
     insert_before,
+    insert_on_operand,
     replace_uses_except,
     reshard,
 )
@@ -298,14 +298,8 @@ class _FunctionPass:
     def _insert_reshard(
         self, user: Op, index: int, target: TensorSharding, after_operand: bool
     ) -> Op:
-        value = user.operands[index]
-        op = reshard(value, target)
-        if after_operand:
-            insert_after_value(value, op)
-        else:
-            insert_before(user, op)
-        user.set_operand(index, op.results[0])
-        return op
+        op = reshard(user.operands[index], target)
+        return insert_on_operand(user, index, op, after_operand=after_operand)
 
 
 class _OpSettlement:

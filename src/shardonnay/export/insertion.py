@@ -20,6 +20,7 @@ __all__ = [
     "insert_after",
     "insert_after_value",
     "insert_before",
+    "insert_on_operand",
     "replace_uses_except",
     "reshard",
 ]
@@ -57,6 +58,18 @@ def insert_after_value(value: Value, op: Op) -> Op:
     block = value.defining
     assert isinstance(block, Block)
     return block.insert(0, op)
+
+
+def insert_on_operand(user: Op, index: int, op: Op, *, after_operand: bool) -> Op:
+    """Places the one-operand `op`, made on operand `index` of `user`, between
+    that value and `user` (right after the value's definition, or right
+    before `user`): `user` now uses the result of `op`."""
+    if after_operand:
+        insert_after_value(user.operands[index], op)
+    else:
+        insert_before(user, op)
+    user.set_operand(index, op.results[0])
+    return op
 
 
 def replace_uses_except(value: Value, replacement: Value, keep: Op) -> None:

@@ -23,8 +23,8 @@ from shardonnay.errors import ShardingError
 from shardonnay.export.common_axes import prefix_without_overlap
 from shardonnay.export.insertion import (
     all_reduce,
-    insert_after_value,
     insert_before,
+    insert_on_operand,
 )
 from shardonnay.ir.core import Op, Value
 from shardonnay.ir.shardings import mesh_of, sharding_of
@@ -82,13 +82,9 @@ def all_reduce_to_target(
     if not axes:
         return source
     sharding = TensorSharding(source.mesh, source.dims, source.replicated, tuple(target_unreduced))
-    value = user.operands[index]
-    op = all_reduce(value, axes, sharding)
-    if after_operand:
-        insert_after_value(value, op)
-    else:
-        insert_before(user, op)
-    user.set_operand(index, op.results[0])
+    insert_on_operand(
+        user, index, all_reduce(user.operands[index], axes, sharding), after_operand=after_operand
+    )
     return sharding
 
 
@@ -146,23 +142,24 @@ def reshard_to_unreduced_collectives(op: Op, meshes: dict[str, Mesh]) -> bool:
         sharding = TensorSharding(
             in_sharding.mesh, in_sharding.dims, out_sharding.replicated, tuple(unreduced)
         )
-        r2u = Op(
-            "sdy.replicated_to_unreduced",
-            [result],
-            [result.type],
-            {"axes": AxisRefList(tuple(replicated_axes)), "out_sharding": sharding},
-        )
-        insert_before(op, r2u)
-        result = r2u.results[0]
+        replicated = AxisRefList(tuple(replicated_axes))
+        result = _collective_before(op, "sdy.replicated_to_unreduced", result, replicated, sharding)
     if sharded_axes:
-        s2u = Op(
-            "sdy.sharded_to_unreduced",
-            [result],
-            [result.type],
-            {"axes": ListOfAxisRefLists(tuple(per_dim)), "out_sharding": out_sharding},
-        )
-        insert_before(op, s2u)
-        result = s2u.results[0]
+        sharded = ListOfAxisRefLists(tuple(per_dim))
+        result = _collective_before(op, "sdy.sharded_to_unreduced", result, sharded, out_sharding)
     op.results[0].replace_all_uses_with(result)
     op.erase()
     return True
+
+
+def _collective_before(
+    op: Op,
+    name: str,
+    value: Value,
+    axes: AxisRefList | ListOfAxisRefLists,
+    out_sharding: TensorSharding,
+) -> Value:
+    """The result of the collective `name {axes} %value out_sharding=<...>`,
+    placed right before `op`."""
+    collective = Op(name, [value], [value.type], {"axes": axes, "out_sharding": out_sharding})
+    return insert_before(op, collective).results[0]
