@@ -20,6 +20,13 @@ import numpy as np
 
 # Significand bits (with the implicit one) and total bits of each float type.
 _FORMATS = {"f16": (11, 16), "bf16": (8, 16), "f32": (24, 32), "f64": (53, 64)}
+# The numpy float type and the unsigned type of its bits (bf16, which numpy
+# lacks, is the top half of an f32).
+_FLOAT_AND_BITS_DTYPES = {
+    "f16": (np.float16, np.uint16),
+    "f32": (np.float32, np.uint32),
+    "f64": (np.float64, np.uint64),
+}
 
 
 def format_float(value: float, element_type: str = "f32") -> str:
@@ -50,22 +57,14 @@ def float_bits(value: float, element_type: str) -> int:
     """The IEEE bit pattern of `value` in `element_type`."""
     if element_type == "bf16":
         return int(np.array(value, dtype=np.float32).view(np.uint32)) >> 16
-    dtype, int_type = {
-        "f16": (np.float16, np.uint16),
-        "f32": (np.float32, np.uint32),
-        "f64": (np.float64, np.uint64),
-    }[element_type]
+    dtype, int_type = _FLOAT_AND_BITS_DTYPES[element_type]
     return int(np.array(value, dtype=dtype).view(int_type))
 
 
 def float_from_bits(bits: int, element_type: str) -> float:
     if element_type == "bf16":
         return float(np.array(bits << 16, dtype=np.uint32).view(np.float32))
-    dtype, int_type = {
-        "f16": (np.float16, np.uint16),
-        "f32": (np.float32, np.uint32),
-        "f64": (np.float64, np.uint64),
-    }[element_type]
+    dtype, int_type = _FLOAT_AND_BITS_DTYPES[element_type]
     return float(np.array(bits, dtype=int_type).view(dtype))
 
 
