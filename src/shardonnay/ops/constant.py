@@ -20,6 +20,7 @@ from shardonnay.ir.attributes import DenseElementsAttr, IntegerAttr
 from shardonnay.ir.core import Op
 from shardonnay.ir.types import TensorType, Type, is_complex, is_float
 from shardonnay.ops.registry import OpDef, mark_inherent, register
+from shardonnay.ops.shape import int_attr
 
 
 class ConstantOp(OpDef):
@@ -90,7 +91,7 @@ class IotaOp(OpDef):
         return mark_inherent(p.make_op(name, [], [result_type], attrs), ("iota_dimension",))
 
     def print(self, op: Op, w) -> None:
-        w.write(f" dim = {_dimension(op)}")
+        w.write(f" dim = {int_attr(op, 'iota_dimension')}")
         w.attr_dict(op, ("iota_dimension",))
         w.write(" : ")
         w.type(op.result_types[0])
@@ -101,24 +102,17 @@ class IotaOp(OpDef):
         t = op.result_types[0]
         if not isinstance(t, TensorType):
             raise IRError(f"{op.name}: the result must be a ranked tensor, not {t}")
-        dim = _dimension(op)
+        dim = int_attr(op, "iota_dimension")
         if not 0 <= dim < t.rank:
             raise IRError(f"{op.name}: iota dimension {dim} is out of range for {t}")
 
     def evaluate(self, op: Op, args: list, interp) -> list:
         t = op.result_types[0]
-        dim = _dimension(op)
+        dim = int_attr(op, "iota_dimension")
         shape = [1] * t.rank
         shape[dim] = t.shape[dim]
         ramp = np.arange(t.shape[dim]).reshape(shape)
         return [np.broadcast_to(ramp, t.shape).astype(t.dtype)]
-
-
-def _dimension(op: Op) -> int:
-    value = op.attributes.get("iota_dimension")
-    if not isinstance(value, IntegerAttr):
-        raise IRError(f"{op.name}: needs an integer attribute 'iota_dimension'")
-    return value.value
 
 
 register("stablehlo.constant", ConstantOp())
