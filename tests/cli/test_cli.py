@@ -60,3 +60,19 @@ def test_console_script_version_and_help():
         [sys.executable, "-m", "shardonnay.cli", "--help"], capture_output=True, text=True
     )
     assert help_text.returncode == 0 and "layout" in help_text.stdout
+
+
+MLP = EXAMPLE.parent / "mlp.mlir"
+
+
+@pytest.mark.parametrize("command", [["propagate"], ["explain", "main:%arg2"]])
+def test_a_strategy_of_its_own_needs_no_pipeline(command, capsys):
+    # sdy-propagation-pipeline runs only aggressive or basic factor propagation.
+    argv = [command[0], str(MLP), *command[1:], "--strategy", "op-priority"]
+    with pytest.raises(SystemExit) as exit_info:
+        main(argv)
+    assert exit_info.value.code == 2
+    assert "--strategy op-priority is a propagation pass of its own: add --no-pipeline" in (
+        capsys.readouterr().err
+    )
+    assert main([*argv, "--no-pipeline"]) == 0

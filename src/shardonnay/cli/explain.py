@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import argparse
 
-from shardonnay.cli.inputs import add_input_format_option, add_propagation_options, read_program
+from shardonnay.cli.inputs import (
+    add_input_format_option,
+    add_no_pipeline_option,
+    add_propagation_options,
+    read_program,
+    runs_pipeline,
+)
 from shardonnay.cli.progress_bar import add_quiet_option
 from shardonnay.errors import ShardonnayError
 from shardonnay.explain import explain_propagation
@@ -35,9 +41,8 @@ def add_command(commands: argparse._SubParsersAction) -> None:
         "--why-not", metavar="AXIS", help="say why mesh axis AXIS does not shard the value"
     )
     add_propagation_options(explain)
-    explain.add_argument(
-        "--no-pipeline",
-        action="store_true",
+    add_no_pipeline_option(
+        explain,
         help="explain Shardy's propagation pass alone (as 'propagate --no-pipeline') instead "
         "of sdy-propagation-pipeline",
     )
@@ -48,14 +53,8 @@ def add_command(commands: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     module = read_program(args)
-    pipeline = not args.no_pipeline
-    if pipeline and args.strategy not in ("aggressive", "basic"):
-        args.command_parser.error(
-            f"--strategy {args.strategy} is a propagation pass of its own: add --no-pipeline "
-            "(the pipeline always runs user and op priorities)"
-        )
     explanation = explain_propagation(
-        module, pipeline=pipeline, strategy=args.strategy, conservative=args.conservative
+        module, pipeline=runs_pipeline(args), strategy=args.strategy, conservative=args.conservative
     )
     if args.why_not is not None:
         _check_axis_exists(module, args.why_not)

@@ -96,6 +96,29 @@ def add_propagation_options(command: argparse.ArgumentParser) -> None:
     )
 
 
+def add_no_pipeline_option(command: argparse.ArgumentParser, help: str) -> None:
+    """`--no-pipeline`: Shardy's propagation pass alone (the `--strategy` one) instead of
+    sdy-propagation-pipeline; `runs_pipeline(args)` reads it."""
+    command.add_argument("--no-pipeline", action="store_true", help=help)
+
+
+def runs_pipeline(args: argparse.Namespace) -> bool:
+    """Whether the command runs sdy-propagation-pipeline (no `--no-pipeline`); a usage error
+    when `--strategy` then names a pass of its own, which the pipeline cannot run.
+
+    >>> runs_pipeline(argparse.Namespace(no_pipeline=False, strategy="basic"))
+    True
+    """
+    if args.no_pipeline:
+        return False
+    if args.strategy not in ("aggressive", "basic"):
+        args.command_parser.error(
+            f"--strategy {args.strategy} is a propagation pass of its own: add --no-pipeline "
+            "(the pipeline always runs user and op priorities)"
+        )
+    return True
+
+
 def add_input_format_option(command: argparse.ArgumentParser) -> None:
     """`--from FORMAT`: the language the program's shardings are written in."""
     command.add_argument(

@@ -5,7 +5,13 @@ from __future__ import annotations
 import argparse
 import sys
 
-from shardonnay.cli.inputs import add_input_format_option, add_propagation_options, read_program
+from shardonnay.cli.inputs import (
+    add_input_format_option,
+    add_no_pipeline_option,
+    add_propagation_options,
+    read_program,
+    runs_pipeline,
+)
 from shardonnay.cli.progress_bar import add_quiet_option
 from shardonnay.pipeline import propagation_pipeline
 from shardonnay.propagation.debugging.origin_attributes import propagate_with_origins
@@ -37,9 +43,8 @@ def add_command(commands: argparse._SubParsersAction) -> None:
         help="note the steps that carried each axis (sdy.propagation_edges, as Shardy's "
         "debug-propagation-edge-sharding=true)",
     )
-    propagate.add_argument(
-        "--no-pipeline",
-        action="store_true",
+    add_no_pipeline_option(
+        propagate,
         help="run Shardy's propagation pass alone (sdy-<strategy>-propagate: open dims stay "
         "open, no import/export steps) instead of sdy-propagation-pipeline",
     )
@@ -57,12 +62,7 @@ def add_command(commands: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     module = read_program(args)
     options = {"strategy": args.strategy, "conservative": args.conservative}
-    if not args.no_pipeline:
-        if args.strategy not in ("aggressive", "basic"):
-            args.command_parser.error(
-                f"--strategy {args.strategy} is a propagation pass of its own: add --no-pipeline "
-                "(the pipeline always runs user and op priorities)"
-            )
+    if runs_pipeline(args):
         result = propagation_pipeline(
             module, debug_origins=args.debug_origins, debug_edges=args.debug_edges, **options
         )
