@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from shardonnay.cli.picture_options import add_image_options, parse_dims, save_image
 from shardonnay.errors import IRError, ShardonnayError
 from shardonnay.interop.onnx.checker import check_model
 from shardonnay.interop.onnx.graph import ModelView
@@ -75,9 +76,7 @@ def add_command(commands: argparse._SubParsersAction) -> None:
     show.add_argument("--mesh", help="the mesh to draw on (default: one built from the specs)")
     show.add_argument("--dims", help="the two dims drawn, like 0,2 (default: the first two)")
     show.add_argument("--width", type=int, help="width of the picture in columns")
-    image = show.add_mutually_exclusive_group()
-    image.add_argument("--png", metavar="OUT", help="write the picture as a PNG image")
-    image.add_argument("--svg", metavar="OUT", help="write the picture as an SVG image")
+    add_image_options(show)
     show.set_defaults(run=run_show)
 
 
@@ -161,17 +160,8 @@ def run_show(args: argparse.Namespace) -> int:
     mesh = Mesh.parse(args.mesh) if args.mesh else mesh_for_specs(every, view.num_devices)
     shape = view.shape(args.tensor)
     sharding = spec_to_sharding(found, shape, mesh)
-    dims = None
-    if args.dims is not None:
-        try:
-            dims = tuple(int(d) for d in args.dims.split(","))
-        except ValueError:
-            raise ShardonnayError(f"--dims {args.dims!r}: expected dims like 0,1") from None
-    picture = visualize(sharding, shape, mesh, dims=dims)
-    if args.png or args.svg:
-        path = args.png or args.svg
-        picture.save(path)
-        print(f"wrote {path}")
+    picture = visualize(sharding, shape, mesh, dims=parse_dims(args.dims))
+    if save_image(picture, args):
         return 0
     from rich.console import Console
 

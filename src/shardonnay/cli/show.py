@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from shardonnay.cli.inputs import parse_shape, read_input
+from shardonnay.cli.picture_options import add_image_options, parse_dims, save_image
 from shardonnay.errors import ShardonnayError
 from shardonnay.mesh import Mesh
 from shardonnay.pictures import visualize
@@ -37,9 +38,7 @@ def add_command(commands: argparse._SubParsersAction) -> None:
         action="store_true",
         help="show the program's shardings as written instead of propagating them first",
     )
-    image = show.add_mutually_exclusive_group()
-    image.add_argument("--png", metavar="OUT", help="write the picture as a PNG image")
-    image.add_argument("--svg", metavar="OUT", help="write the picture as an SVG image")
+    add_image_options(show)
     show.add_argument(
         "--width", type=int, help="width of the terminal picture in columns (default: terminal)"
     )
@@ -47,12 +46,7 @@ def add_command(commands: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    dims = None
-    if args.dims is not None:
-        try:
-            dims = tuple(int(d) for d in args.dims.split(","))
-        except ValueError:
-            raise ShardonnayError(f"--dims {args.dims!r}: expected dims like 0,1") from None
+    dims = parse_dims(args.dims)
     if args.shape is not None:
         if args.value is not None:
             raise ShardonnayError("with --shape, give one sharding and no value")
@@ -67,10 +61,7 @@ def run(args: argparse.Namespace) -> int:
         if not args.no_propagate:
             module = propagation_pipeline(module)
         picture = visualize(module, args.value, dims=dims)
-    if args.png or args.svg:
-        path = args.png or args.svg
-        picture.save(path)
-        print(f"wrote {path}")
+    if save_image(picture, args):
         return 0
     from rich.console import Console
 
