@@ -46,7 +46,7 @@ between, the functions come back one per call:
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from shardonnay.errors import IRError, ShardonnayError, UnsupportedOpError
 from shardonnay.ir.attributes import SymbolRefAttr
@@ -59,7 +59,7 @@ from shardonnay.ir.shardings import (
     set_func_result_sharding,
     sharding_of,
 )
-from shardonnay.ir.types import TensorType
+from shardonnay.ir.types import TensorType, Type
 from shardonnay.mesh import Mesh
 from shardonnay.ops.registry import mark_inherent
 from shardonnay.sharding import TensorSharding, TensorShardingPerValue
@@ -111,7 +111,7 @@ def _is_maximal(module: Module | None, sharding: TensorSharding) -> bool:
 
 
 def _filled(
-    shardings: list[TensorSharding | None], types: list, module: Module | None
+    shardings: list[TensorSharding | None], types: Sequence[Type], module: Module | None
 ) -> tuple[TensorSharding, ...] | None:
     """Shardy's `getFuncArgShardings`/`getFuncResultShardings`: None when no
     sharding is on a non-maximal mesh, else the missing ones fully open on
@@ -129,18 +129,14 @@ def _rank(t) -> int:
     return len(t.shape) if isinstance(t, TensorType) else 0
 
 
-def _signature_shardings(func: Func, key: str, count: int) -> list[TensorSharding | None]:
-    read = func_arg_sharding if key == "arg_attrs" else func_result_sharding
-    return [read(func, i) for i in range(count)]
-
-
 def func_arg_shardings(
     func: Func, module: Module | None = None
 ) -> tuple[TensorSharding, ...] | None:
     """The shardings of `func`'s arguments, missing ones fully open (None if
     none is sharded)."""
-    inputs = list(func.type.inputs)
-    return _filled(_signature_shardings(func, "arg_attrs", len(inputs)), inputs, module)
+    inputs = func.type.inputs
+    shardings = [func_arg_sharding(func, i) for i in range(len(inputs))]
+    return _filled(shardings, inputs, module)
 
 
 def func_result_shardings(
@@ -148,8 +144,9 @@ def func_result_shardings(
 ) -> tuple[TensorSharding, ...] | None:
     """The shardings of `func`'s results, missing ones fully open (None if
     none is sharded)."""
-    results = list(func.type.results)
-    return _filled(_signature_shardings(func, "res_attrs", len(results)), results, module)
+    results = func.type.results
+    shardings = [func_result_sharding(func, i) for i in range(len(results))]
+    return _filled(shardings, results, module)
 
 
 def main_func(module: Module) -> Func | None:
