@@ -39,22 +39,31 @@ Item = Op | DataFlowEdge
 Directions = tuple[PropagationDirection, ...]
 
 
+# The ways each direction lets shardings go, as bits (forward 1, backward 2):
+# intersections and unions of directions are those of their bits.
+_WAYS = {
+    PropagationDirection.NONE: 0,
+    PropagationDirection.FORWARD: 1,
+    PropagationDirection.BACKWARD: 2,
+    PropagationDirection.BOTH: 3,
+}
+_DIRECTION_OF_WAYS = {ways: direction for direction, ways in _WAYS.items()}
+
+
 def _intersection(a: PropagationDirection, b: PropagationDirection) -> PropagationDirection:
     """The directions both `a` and `b` allow."""
-    if a is b or b is PropagationDirection.BOTH:
-        return a
-    if a is PropagationDirection.BOTH:
-        return b
-    return PropagationDirection.NONE
+    return _DIRECTION_OF_WAYS[_WAYS[a] & _WAYS[b]]
 
 
 def union(a: PropagationDirection, b: PropagationDirection) -> PropagationDirection:
-    """The directions `a` or `b` allows."""
-    if a is b or b is PropagationDirection.NONE:
-        return a
-    if a is PropagationDirection.NONE:
-        return b
-    return PropagationDirection.BOTH
+    """The directions `a` or `b` allows.
+
+    >>> union(PropagationDirection.FORWARD, PropagationDirection.BACKWARD).name
+    'BOTH'
+    >>> _intersection(PropagationDirection.FORWARD, PropagationDirection.BOTH).name
+    'FORWARD'
+    """
+    return _DIRECTION_OF_WAYS[_WAYS[a] | _WAYS[b]]
 
 
 def _uses_direction(item: Item, allow_multi_use: bool) -> PropagationDirection:
