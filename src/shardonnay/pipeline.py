@@ -49,14 +49,13 @@ the others are here.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from typing import Any, Literal
 
 from shardonnay.axes import AxisRef
 from shardonnay.export.explicit_reshards import insert_explicit_reshards
 from shardonnay.ir.attributes import IntegerAttr
 from shardonnay.ir.core import Module, Op, Value
-from shardonnay.ir.shardings import SHARDING
+from shardonnay.ir.shardings import SHARDING, mesh_of
 from shardonnay.ir.types import TensorType
 from shardonnay.mesh import Mesh
 from shardonnay.ops.traits import ISOLATED_FROM_ABOVE, has_trait
@@ -99,6 +98,7 @@ from shardonnay.propagation.importing.sharding_constraints import (
     sharding_constraint_to_reshard,
 )
 from shardonnay.propagation.importing.validation import validate_for_propagation
+from shardonnay.propagation.module_edits import transform_shardings
 from shardonnay.sharding import DimSharding, ManualAxes, TensorSharding, TensorShardingPerValue
 
 __all__ = [
@@ -115,8 +115,6 @@ __all__ = [
     "sharding_group_import",
     "update_non_divisible_input_output_shardings",
 ]
-
-Transform = Callable[[TensorSharding], TensorSharding]
 
 
 @pausing_cyclic_gc
@@ -185,29 +183,7 @@ def propagation_pipeline(
     return module
 
 
-# -- every sharding of a module ---------------------------------------------------------
-
-
-def transform_shardings(module: Module, fn: Transform) -> None:
-    """Replaces, in place, every sharding of `module` (function arguments and
-    results, op results, sharding constraints and reshards, the in/out
-    shardings of named and manual computations) by `fn(sharding)`."""
-    for func in module.functions:
-        for key in ("arg_attrs", "res_attrs"):
-            for attrs in func.op.attributes.get(key, ()):
-                if isinstance(attrs.get(SHARDING), TensorSharding):
-                    attrs[SHARDING] = fn(attrs[SHARDING])
-    for op in module.walk():
-        for key in (SHARDING, "sharding", "in_shardings", "out_shardings"):
-            value = op.attributes.get(key)
-            if isinstance(value, TensorSharding):
-                op.attributes[key] = fn(value)
-            elif isinstance(value, TensorShardingPerValue):
-                op.attributes[key] = TensorShardingPerValue(tuple(fn(s) for s in value))
-
-
-def _mesh(module: Module, sharding: TensorSharding) -> Mesh:
-    return sharding.mesh if isinstance(sharding.mesh, Mesh) else module.meshes[sharding.mesh]
+# -- rewriting shardings ----------------------------------------------------------------
 
 
 def _with_dims(
@@ -269,7 +245,7 @@ def manual_axes_cleanup(module: Module) -> None:
         if not all_shardings:
             continue
         common = next(
-            (s.mesh for s in all_shardings if _mesh(module, s).axes), all_shardings[0].mesh
+            (s.mesh for s in all_shardings if mesh_of(s, module.meshes).axes), all_shardings[0].mesh
         )
         mesh = common if isinstance(common, Mesh) else module.meshes[common]
         order = {name: k for k, (name, _) in enumerate(mesh.axes)}
@@ -288,7 +264,7 @@ def manual_axes_cleanup(module: Module) -> None:
                 (*sharding.replicated, *(AxisRef(n) for n in unused)),
                 key=lambda a: a.mesh_sort_key(mesh),
             )
-            target = common if not _mesh(module, sharding).axes else sharding.mesh
+            target = common if not mesh_of(sharding, module.meshes).axes else sharding.mesh
             return TensorSharding(
                 target, sharding.dims, tuple(replicated), sharding.unreduced, sharding.reduction
             )
@@ -312,7 +288,7 @@ def remove_size_one_axes(module: Module) -> None:
         return
 
     def remove(sharding: TensorSharding) -> TensorSharding:
-        mesh = _mesh(module, sharding)
+        mesh = mesh_of(sharding, module.meshes)
 
         def big(axes: tuple[AxisRef, ...]) -> tuple[AxisRef, ...]:
             return tuple(a for a in axes if a.size(mesh) != 1)
@@ -417,7 +393,11 @@ def update_non_divisible_input_output_shardings(module: Module) -> None:
     what divides their dims evenly (see `evenly_sharded`)."""
 
     def even(s: TensorSharding, t) -> TensorSharding:
-        return evenly_sharded(s, t.shape, _mesh(module, s)) if isinstance(t, TensorType) else s
+        return (
+            evenly_sharded(s, t.shape, mesh_of(s, module.meshes))
+            if isinstance(t, TensorType)
+            else s
+        )
 
     for func in module.functions:
         for key, types in (("arg_attrs", func.type.inputs), ("res_attrs", func.type.results)):

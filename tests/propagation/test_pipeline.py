@@ -248,6 +248,33 @@ def test_each_step_matches_shardy_on_a_small_module() -> None:
     _check(_STEPS.replace('{"x", "one"}', '{"y", "x"}').replace("6x8", "4x6"))
 
 
+_COLLECTIVE_WITH_OPEN_AND_SIZE_ONE_AXES = """module {
+  sdy.mesh @mesh = <["x"=2, "one"=1, "y"=2]>
+  func.func @main(
+      %arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x", "one"}, {"y"}]>}
+  ) -> tensor<8x8xf32> {
+    %0 = sdy.all_gather [{}, {"y"}] %arg0 out_sharding=<@mesh, [{"x", "one", ?}, {?}]>
+        : tensor<8x8xf32>
+    return %0 : tensor<8x8xf32>
+  }
+}"""
+
+
+@pytest.mark.parametrize("pass_name", ["sdy-close-shardings", "sdy-remove-size-one-axes"])
+def test_passes_over_every_sharding_reach_a_collectives_out_sharding(pass_name: str) -> None:
+    """Shardy's passes that rewrite every sharding of a module rewrite the
+    out_sharding of a collective too (one walk over the shardings,
+    `transform_shardings`, serves them and the mesh passes)."""
+    pytest.importorskip("jax")
+    from shardonnay.testing.mlir_oracle import run_pass_pipeline
+
+    text = _COLLECTIVE_WITH_OPEN_AND_SIZE_ONE_AXES
+    pipeline = f"builtin.module({pass_name})"
+    theirs = run_pass_pipeline(text, pipeline)
+    assert 'out_sharding=<@mesh, [{"x", "one", ?}, {?}]>' not in theirs
+    assert run_pipeline(parse_module(text), pipeline).to_text() == theirs
+
+
 def test_steps_split_constants_and_apply_constraints() -> None:
     module = parse_module(_STEPS)
     constant_or_scalar_splitter(module)

@@ -1,17 +1,31 @@
 """In-place edits of a module that Shardy's passes make around propagating:
 dead ops erased (`erase_dead_ops`; the ops propagation erases on its way,
 `erasable_ops`), sharding rules that are not custom dropped after
-(`drop_sharding_rules`)."""
+(`drop_sharding_rules`), and every sharding of a module replaced
+(`transform_shardings`)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from shardonnay.ir.core import Block, Module, Op
+from shardonnay.ir.shardings import SHARDING
 from shardonnay.ops.registry import is_registered, lookup
 from shardonnay.ops.rules import RULE_ATTRIBUTE
 from shardonnay.ops.traits import DATA_FLOW, RECURSIVE_EFFECTS, TERMINATOR, has_trait
+from shardonnay.sharding import TensorSharding, TensorShardingPerValue
 from shardonnay.sharding_rule import OpShardingRule
 
-__all__ = ["drop_sharding_rules", "erasable_ops", "erase_dead_ops", "may_erase_when_unused"]
+__all__ = [
+    "Transform",
+    "drop_sharding_rules",
+    "erasable_ops",
+    "erase_dead_ops",
+    "may_erase_when_unused",
+    "transform_shardings",
+]
+
+Transform = Callable[[TensorSharding], TensorSharding]
 
 
 def _effect_free(op: Op) -> bool:
@@ -109,3 +123,40 @@ def drop_sharding_rules(module: Module) -> None:
         rule = op.attributes.get(RULE_ATTRIBUTE)
         if isinstance(rule, OpShardingRule) and not rule.is_custom:
             del op.attributes[RULE_ATTRIBUTE]
+
+
+def transform_shardings(module: Module, fn: Transform) -> None:
+    """Shardy's `transformShardings`: replaces, in place, every sharding of
+    `module` (function arguments and results, op results, sharding
+    constraints and reshards, the in/out shardings of named and manual
+    computations, the out_sharding of collectives) by `fn(sharding)`, in
+    Shardy's order: function by function, its arguments, its results, then
+    its ops in program order.
+
+    >>> from shardonnay.syntax.mlir_reader import parse_module
+    >>> module = parse_module('''
+    ... sdy.mesh @mesh = <["x"=2]>
+    ... func.func @main(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x", ?}]>})
+    ...     -> tensor<8xf32> {
+    ...   %0 = sdy.all_gather [{"x"}] %arg0 out_sharding=<@mesh, [{?}]> : tensor<8xf32>
+    ...   return %0 : tensor<8xf32>
+    ... }''')
+    >>> seen = []
+    >>> transform_shardings(module, lambda s: seen.append(str(s)) or s)
+    >>> seen
+    ['#sdy.sharding<@mesh, [{"x", ?}]>', '#sdy.sharding<@mesh, [{?}]>']
+    """
+    for func in module.functions:
+        for key in ("arg_attrs", "res_attrs"):
+            for attrs in func.op.attributes.get(key, ()):
+                if isinstance(attrs.get(SHARDING), TensorSharding):
+                    attrs[SHARDING] = fn(attrs[SHARDING])
+        for op in func.walk():
+            if op is func.op:
+                continue
+            for key in (SHARDING, "sharding", "in_shardings", "out_shardings", "out_sharding"):
+                value = op.attributes.get(key)
+                if isinstance(value, TensorSharding):
+                    op.attributes[key] = fn(value)
+                elif isinstance(value, TensorShardingPerValue):
+                    op.attributes[key] = TensorShardingPerValue(tuple(fn(s) for s in value))

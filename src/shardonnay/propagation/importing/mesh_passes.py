@@ -17,8 +17,6 @@ and `sdy-drop-sharding-and-mesh`.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import numpy as np
 
 from shardonnay.ir.attributes import DenseElementsAttr, IntegerAttr
@@ -26,30 +24,10 @@ from shardonnay.ir.core import Module, Op
 from shardonnay.ir.shardings import SHARDING
 from shardonnay.ir.types import TensorType
 from shardonnay.mesh import Mesh
-from shardonnay.sharding import TensorSharding, TensorShardingPerValue
+from shardonnay.propagation.module_edits import transform_shardings
+from shardonnay.sharding import TensorSharding
 
 __all__ = ["drop_sharding_and_mesh", "inline_meshes", "lift_inlined_meshes"]
-
-Transform = Callable[[TensorSharding], TensorSharding]
-
-
-def _walk_shardings(module: Module, fn: Transform) -> None:
-    """`transform_shardings` in Shardy's order: function by function, its
-    arguments, its results, then its ops in program order."""
-    for func in module.functions:
-        for key in ("arg_attrs", "res_attrs"):
-            for attrs in func.op.attributes.get(key, ()):
-                if isinstance(attrs.get(SHARDING), TensorSharding):
-                    attrs[SHARDING] = fn(attrs[SHARDING])
-        for op in func.walk():
-            if op is func.op:
-                continue
-            for key in (SHARDING, "sharding", "in_shardings", "out_shardings", "out_sharding"):
-                value = op.attributes.get(key)
-                if isinstance(value, TensorSharding):
-                    op.attributes[key] = fn(value)
-                elif isinstance(value, TensorShardingPerValue):
-                    op.attributes[key] = TensorShardingPerValue(tuple(fn(s) for s in value))
 
 
 def _with_mesh(sharding: TensorSharding, mesh: str | Mesh) -> TensorSharding:
@@ -109,7 +87,7 @@ def lift_inlined_meshes(module: Module) -> None:
         position += 1
         return _with_mesh(sharding, name)
 
-    _walk_shardings(module, lift)
+    transform_shardings(module, lift)
     for op in module.ops:
         if op.name != "sdy.mesh":
             continue
@@ -135,7 +113,7 @@ def inline_meshes(module: Module) -> None:
             return sharding
         return _with_mesh(sharding, meshes[sharding.mesh])
 
-    _walk_shardings(module, inline)
+    transform_shardings(module, inline)
     for op in [o for o in module.ops if o.name == "sdy.mesh"]:
         module.ops.remove(op)
         op.parent = None
