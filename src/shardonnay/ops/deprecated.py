@@ -45,6 +45,7 @@ from shardonnay.ops.shape import (
     parse_operand_and_list,
     print_operand_and_list,
     tensor_type,
+    write_signature,
 )
 from shardonnay.syntax.cursor import quote
 
@@ -83,9 +84,7 @@ class _Einsum(OpDef):
         w.write(" ")
         w.operands(op.operands)
         w.write(f", config = {quote(op.attributes['einsum_config'])}")
-        w.attr_dict(op, ("einsum_config",))
-        w.write(" : ")
-        w.functional_type(op)
+        write_signature(op, w, ("einsum_config",))
 
     def verify(self, op: Op) -> None:
         expect_counts(op, self.operands, 1)

@@ -39,7 +39,14 @@ from shardonnay.ir.core import Op
 from shardonnay.ir.types import TensorType, Type
 from shardonnay.ops.linalg import finish_rule
 from shardonnay.ops.registry import OpDef, register
-from shardonnay.ops.shape import finish, i64_array, int_array, keyword_list, write_list
+from shardonnay.ops.shape import (
+    finish,
+    i64_array,
+    int_array,
+    keyword_list,
+    write_list,
+    write_signature,
+)
 from shardonnay.sharding_rule import OpShardingRule, RuleBuilder
 
 FFT_TYPES = ("FFT", "IFFT", "RFFT", "IRFFT")
@@ -80,9 +87,7 @@ class FftOp(OpDef):
         w.write(" ")
         w.operand(op.operands[0])
         w.write(f", type = {fft_type(op)}, length = {write_list(int_array(op, 'fft_length'))}")
-        w.attr_dict(op, _OWN)
-        w.write(" : ")
-        w.functional_type(op)
+        write_signature(op, w, _OWN)
 
     def infer_types(self, op: Op) -> list[Type] | None:
         x = op.operands[0].type

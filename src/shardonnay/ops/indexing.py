@@ -28,6 +28,7 @@ from shardonnay.ops.shape import (
     keyword_list,
     tensor_type,
     write_list,
+    write_signature,
 )
 from shardonnay.ops.traits import (
     COPIES_ELEMENTS,
@@ -112,9 +113,7 @@ class SliceOp(OpDef):
         w.write(" ")
         w.operand(op.operands[0])
         w.write(f" [{ranges}]")
-        w.attr_dict(op, _SLICE_ATTRS)
-        w.write(" : ")
-        w.functional_type(op)
+        write_signature(op, w, _SLICE_ATTRS)
 
     def infer_types(self, op: Op) -> list[Type] | None:
         x = tensor_type(op, op.operands[0], "the operand")
@@ -216,9 +215,7 @@ class DynamicSliceOp(OpDef):
         w.write(", ")
         w.operands(op.operands[1:])
         w.write(f", sizes = {write_list(int_array(op, 'slice_sizes'))}")
-        w.attr_dict(op, ("slice_sizes",))
-        w.write(" : ")
-        w.functional_type(op)
+        write_signature(op, w, ("slice_sizes",))
 
     def infer_types(self, op: Op) -> list[Type] | None:
         x = tensor_type(op, op.operands[0], "the operand")
@@ -274,9 +271,7 @@ class DynamicUpdateSliceOp(OpDef):
     def print(self, op: Op, w) -> None:
         w.write(" ")
         w.operands(op.operands)
-        w.attr_dict(op)
-        w.write(" : ")
-        w.functional_type(op)
+        write_signature(op, w)
 
     def infer_types(self, op: Op) -> list[Type] | None:
         if len(op.operands) < 2:

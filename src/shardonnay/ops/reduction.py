@@ -44,7 +44,7 @@ from shardonnay.ops.linalg import (
     tensor_type,
 )
 from shardonnay.ops.registry import OpDef, lookup, mark_inherent, register
-from shardonnay.ops.shape import dimension_moved
+from shardonnay.ops.shape import dimension_moved, write_signature
 from shardonnay.ops.traits import EXACT_RULE, ConservativeRule, MovesElements
 from shardonnay.sharding_rule import OpShardingRule, RuleBuilder
 
@@ -264,9 +264,7 @@ class ReduceOp(OpDef):
         if compact is not None:
             w.write(f" applies {compact}")
         w.write(f" across dimensions = {int_list_str(i64_list(op, 'dimensions'))}")
-        w.attr_dict(op, ("dimensions",))
-        w.write(" : ")
-        w.functional_type(op)
+        write_signature(op, w, ("dimensions",))
         if compact is None:
             w.write("\n" + "  " * w.indent + " reducer")
             args = op.regions[0].entry.arguments

@@ -113,6 +113,15 @@ def finish(p, name: str, operands: list[Value], attrs: dict[str, Any], own: tupl
     return mark_inherent(p.make_op(name, operands, ftype.results, attrs), own)
 
 
+def write_signature(op: Op, w, own: tuple[str, ...] = ()) -> None:
+    """Writes ` {attrs} : (operand types) -> result type` after an op's own
+    syntax, what `finish` reads: the attributes but its `own` ones, which its
+    syntax shows."""
+    w.attr_dict(op, own)
+    w.write(" : ")
+    w.functional_type(op)
+
+
 def write_list(values) -> str:
     return "[" + ", ".join(str(v) for v in values) + "]"
 
@@ -132,9 +141,7 @@ def print_operand_and_list(op: Op, w, keyword: str, key: str) -> None:
     w.write(" ")
     w.operand(op.operands[0])
     w.write(f", {keyword} = {write_list(int_array(op, key))}")
-    w.attr_dict(op, (key,))
-    w.write(" : ")
-    w.functional_type(op)
+    write_signature(op, w, (key,))
 
 
 # -- broadcast_in_dim -----------------------------------------------------------------------------
@@ -245,9 +252,7 @@ class ReshapeOp(OpDef):
     def print(self, op: Op, w) -> None:
         w.write(" ")
         w.operand(op.operands[0])
-        w.attr_dict(op)
-        w.write(" : ")
-        w.functional_type(op)
+        write_signature(op, w)
 
     def verify(self, op: Op) -> None:
         expect_counts(op, 1, 1)
@@ -348,9 +353,7 @@ class ConcatenateOp(OpDef):
         w.write(" ")
         w.operands(op.operands)
         w.write(f", dim = {int_attr(op, 'dimension')}")
-        w.attr_dict(op, ("dimension",))
-        w.write(" : ")
-        w.functional_type(op)
+        write_signature(op, w, ("dimension",))
 
     def infer_types(self, op: Op) -> list[Type] | None:
         if not op.operands:
@@ -514,9 +517,7 @@ class PadOp(OpDef):
             f", low = {write_list(low)}, high = {write_list(high)}, "
             f"interior = {write_list(interior)}"
         )
-        w.attr_dict(op, _PAD_ATTRS)
-        w.write(" : ")
-        w.functional_type(op)
+        write_signature(op, w, _PAD_ATTRS)
 
     def infer_types(self, op: Op) -> list[Type] | None:
         x = tensor_type(op, op.operands[0], "the operand")
@@ -587,9 +588,7 @@ class GetDimensionSizeOp(OpDef):
         w.write(" ")
         w.operand(op.operands[0])
         w.write(f", dim = {int_attr(op, 'dimension')}")
-        w.attr_dict(op, ("dimension",))
-        w.write(" : ")
-        w.functional_type(op)
+        write_signature(op, w, ("dimension",))
 
     def infer_types(self, op: Op) -> list[Type] | None:
         x = tensor_type(op, op.operands[0], "the operand")
