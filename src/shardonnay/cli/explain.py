@@ -4,13 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from shardonnay.cli.inputs import (
-    add_input_format_option,
-    add_no_pipeline_option,
-    add_propagation_options,
-    read_program,
-    runs_pipeline,
-)
+from shardonnay.cli import inputs
 from shardonnay.cli.progress_bar import add_quiet_option
 from shardonnay.errors import ShardonnayError
 from shardonnay.explain import explain_propagation
@@ -40,21 +34,22 @@ def add_command(commands: argparse._SubParsersAction) -> None:
     explain.add_argument(
         "--why-not", metavar="AXIS", help="say why mesh axis AXIS does not shard the value"
     )
-    add_propagation_options(explain)
-    add_no_pipeline_option(
+    inputs.add_propagation_options(explain)
+    inputs.add_no_pipeline_option(
         explain,
         help="explain Shardy's propagation pass alone (as 'propagate --no-pipeline') instead "
         "of sdy-propagation-pipeline",
     )
     add_quiet_option(explain)
-    add_input_format_option(explain)
+    inputs.add_input_format_option(explain)
     explain.set_defaults(run=run, command_parser=explain)
 
 
 def run(args: argparse.Namespace) -> int:
-    module = read_program(args)
+    module = inputs.read_program(args)
+    pipeline = inputs.runs_pipeline(args)
     explanation = explain_propagation(
-        module, pipeline=runs_pipeline(args), strategy=args.strategy, conservative=args.conservative
+        module, pipeline=pipeline, strategy=args.strategy, conservative=args.conservative
     )
     if args.why_not is not None:
         _check_axis_exists(module, args.why_not)
