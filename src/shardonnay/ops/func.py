@@ -158,15 +158,21 @@ class ReturnOp(OpDef):
         return p.make_op(name, operands, [], p.optional_attr_dict())
 
     def print(self, op: Op, w) -> None:
-        w.attr_dict(op)
-        if op.operands:
-            w.write(" ")
-            w.operands(op.operands)
-            w.write(" : ")
-            w.types(v.type for v in op.operands)
+        write_return(op, w)
 
     def evaluate(self, op: Op, args: list, interp) -> list:
         return list(args)
+
+
+def write_return(op: Op, w) -> None:
+    """Writes ` {attrs} %a, %b : ta, tb` (only the attributes when there are no
+    operands), the form of func.return and sdy.return."""
+    w.attr_dict(op)
+    if op.operands:
+        w.write(" ")
+        w.operands(op.operands)
+        w.write(" : ")
+        w.types(v.type for v in op.operands)
 
 
 def _check_types(p, values, types) -> None:

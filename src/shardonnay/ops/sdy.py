@@ -28,6 +28,7 @@ from shardonnay.ir.core import Op
 from shardonnay.ir.shardings import SHARDING
 from shardonnay.ir.types import Type
 from shardonnay.mesh import Mesh, read_mesh
+from shardonnay.ops.func import write_return
 from shardonnay.ops.registry import OpDef, mark_inherent, register
 from shardonnay.ops.sdy_collectives import verify_same_type, verify_sharding_rank
 from shardonnay.ops.traits import (
@@ -367,12 +368,7 @@ class ReturnOp(OpDef):
         return mark_inherent(p.make_op(name, operands, [], attrs), ())
 
     def print(self, op: Op, w) -> None:
-        w.attr_dict(op)
-        if op.operands:
-            w.write(" ")
-            w.operands(op.operands)
-            w.write(" : ")
-            w.types(v.type for v in op.operands)
+        write_return(op, w)
 
     def infer_types(self, op: Op) -> list[Type] | None:
         return []
