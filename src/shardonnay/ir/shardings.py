@@ -51,7 +51,7 @@ regions have none.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from shardonnay.ir.core import Block, Func, Op, Value
 from shardonnay.ir.types import TensorType, Type
@@ -93,8 +93,30 @@ OUT_SHARDING = "out_sharding"
 _OWN_SHARDING = "sharding"
 
 
-def mesh_of(sharding: TensorSharding, meshes: dict[str, Mesh]) -> Mesh:
-    return sharding.mesh if isinstance(sharding.mesh, Mesh) else meshes[sharding.mesh]
+def mesh_of(
+    sharding: TensorSharding,
+    meshes: Mapping[str, Mesh],
+    error: Callable[[str], Exception] | None = None,
+) -> Mesh:
+    """The mesh `sharding` is on: its inlined mesh, or the one of `meshes` it
+    names. A name `meshes` lacks raises `error("unknown mesh @name")` (a
+    `KeyError` of the name without `error`).
+
+    >>> meshes = {"mesh": Mesh.parse('<["x"=2]>')}
+    >>> print(mesh_of(TensorSharding.parse('<@mesh, [{"x"}]>'), meshes))
+    <["x"=2]>
+    >>> mesh_of(TensorSharding.parse('<@other, [{}]>'), meshes, ValueError)
+    Traceback (most recent call last):
+    ValueError: unknown mesh @other
+    """
+    if isinstance(sharding.mesh, Mesh):
+        return sharding.mesh
+    mesh = meshes.get(sharding.mesh)
+    if mesh is None:
+        if error is None:
+            raise KeyError(sharding.mesh)
+        raise error(f"unknown mesh @{sharding.mesh}")
+    return mesh
 
 
 def module_meshes(op: Op) -> dict[str, Mesh] | None:

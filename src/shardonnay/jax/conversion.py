@@ -42,6 +42,7 @@ from shardonnay.errors import DeviceUnavailableError, ShardingError
 from shardonnay.ir.core import Module
 from shardonnay.ir.naming import value_names
 from shardonnay.ir.shardings import func_result_sharding, sharding_of
+from shardonnay.ir.shardings import mesh_of as sharding_mesh
 from shardonnay.mesh import Mesh
 from shardonnay.sharding import DimSharding, TensorSharding
 
@@ -226,22 +227,19 @@ def shardings(
         s = func_result_sharding(main, i)
         if s is not None:
             found[f"result{i}"] = s
+    meshes = module.meshes
     return {
-        name: named_sharding(s, _mesh(module, s), devices, axis_types=axis_types)
+        name: named_sharding(
+            s,
+            sharding_mesh(s, meshes, lambda message, s=s: ShardingError(f"{s}: {message}")),
+            devices,
+            axis_types=axis_types,
+        )
         for name, s in found.items()
     }
 
 
 # -- pieces ---------------------------------------------------------------------------------
-
-
-def _mesh(module: Module, sharding: TensorSharding) -> Mesh:
-    if isinstance(sharding.mesh, Mesh):
-        return sharding.mesh
-    mesh = module.meshes.get(sharding.mesh)
-    if mesh is None:
-        raise ShardingError(f"{sharding}: unknown mesh @{sharding.mesh}")
-    return mesh
 
 
 def _check_expressible(sharding: TensorSharding) -> None:

@@ -25,20 +25,11 @@ from __future__ import annotations
 
 from shardonnay.errors import ShardonnayError
 from shardonnay.ir.core import Module
-from shardonnay.ir.shardings import func_arg_sharding, func_result_sharding
+from shardonnay.ir.shardings import func_arg_sharding, func_result_sharding, mesh_of
 from shardonnay.mesh import Mesh
 from shardonnay.sharding import DimSharding, TensorSharding
 
 __all__ = ["device_count", "placement"]
-
-
-def _mesh_named(module: Module, sharding: TensorSharding) -> Mesh:
-    if isinstance(sharding.mesh, Mesh):
-        return sharding.mesh
-    mesh = module.meshes.get(sharding.mesh)
-    if mesh is None:
-        raise ShardonnayError(f"unknown mesh @{sharding.mesh}")
-    return mesh
 
 
 def _splits(sharding: TensorSharding | None, mesh: Mesh | None) -> bool:
@@ -60,21 +51,18 @@ def device_count(module: Module, func: str = "main") -> int:
     f = module.function(func)
     shardings = [func_arg_sharding(f, i) for i in range(len(f.type.inputs))]
     shardings += [func_result_sharding(f, i) for i in range(len(f.type.results))]
+    named = module.meshes
     sizes = set()
     for s in shardings:
         if s is not None:
-            mesh = _mesh_named(module, s)
+            mesh = mesh_of(s, named, ShardonnayError)
             if _splits(s, mesh):
                 sizes.add(mesh.size)
-    pinned = [
-        _mesh_named(module, s).device_ids[0]
-        for s in shardings
-        if s is not None and _mesh_named(module, s).is_maximal
-    ]
-    sizes |= {d + 1 for d in pinned}
+            if mesh.is_maximal:
+                sizes.add(mesh.device_ids[0] + 1)
     if sizes:
         return max(sizes)
-    meshes = {m.size for m in module.meshes.values() if m.size > 1}
+    meshes = {m.size for m in named.values() if m.size > 1}
     return meshes.pop() if len(meshes) == 1 else 1
 
 
@@ -84,11 +72,9 @@ def placement(
     """The sharding and mesh that lay a value out on the program's `count`
     devices: its own when it is sharded or pinned to one device, else a
     replicated one."""
-    if sharding is not None and _mesh_named(module, sharding).is_maximal:
-        return sharding, _mesh_named(module, sharding)
-    if sharding is not None and sharding.dims:
-        mesh = _mesh_named(module, sharding)
-        if _splits(sharding, mesh):
+    if sharding is not None:
+        mesh = mesh_of(sharding, module.meshes, ShardonnayError)
+        if mesh.is_maximal or (sharding.dims and _splits(sharding, mesh)):
             return sharding, mesh
     devices = Mesh({"devices": count})
     return TensorSharding(devices, (DimSharding(),) * rank), devices

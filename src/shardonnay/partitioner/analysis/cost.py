@@ -81,7 +81,7 @@ from shardonnay.collectives.traffic import (
 from shardonnay.errors import IRError
 from shardonnay.ir.attributes import IntegerAttr
 from shardonnay.ir.core import Func, Module, Op, Value
-from shardonnay.ir.shardings import sharding_of
+from shardonnay.ir.shardings import mesh_of, sharding_of
 from shardonnay.ir.types import TensorType
 from shardonnay.layout import local_shape
 from shardonnay.mesh import Mesh
@@ -158,11 +158,7 @@ def _collective_ops(module: Module) -> Iterator[tuple[str, Op]]:
 
 
 def _mesh_of(sharding: TensorSharding, meshes: Mapping[str, Mesh], op: Op) -> Mesh:
-    if isinstance(sharding.mesh, Mesh):
-        return sharding.mesh
-    if sharding.mesh not in meshes:
-        raise IRError(f"{op.name}: unknown mesh @{sharding.mesh}{_at(op)}")
-    return meshes[sharding.mesh]
+    return mesh_of(sharding, meshes, lambda why: IRError(f"{op.name}: {why}{_at(op)}"))
 
 
 def _at(op: Op) -> str:

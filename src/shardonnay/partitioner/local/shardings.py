@@ -22,9 +22,11 @@ A value with a maximal sharding (`<@maximal_mesh_3, []>` on
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 
 from shardonnay.ir.core import Module, Op, Value
 from shardonnay.ir.shardings import SHARDING, func_result_sharding, sharding_of
+from shardonnay.ir.shardings import mesh_of as sharding_mesh
 from shardonnay.mesh import Mesh
 from shardonnay.partitioner.local.context import partition_error
 from shardonnay.partitioner.local.maximal import maximal_device
@@ -82,14 +84,8 @@ def collect_shardings(module: Module) -> ProgramShardings:
 
 
 def mesh_of(sharding: TensorSharding, meshes: dict[str, Mesh], op: Op) -> Mesh:
-    """The mesh `sharding` names; `PartitionError` for unknown ones."""
-    if isinstance(sharding.mesh, Mesh):
-        mesh = sharding.mesh
-    else:
-        mesh = meshes.get(sharding.mesh)
-        if mesh is None:
-            raise partition_error(op, f"unknown mesh @{sharding.mesh}")
-    return mesh
+    """The mesh `sharding` names; `PartitionError` at `op` for unknown ones."""
+    return sharding_mesh(sharding, meshes, partial(partition_error, op))
 
 
 def is_split(sharding: TensorSharding, mesh: Mesh) -> bool:
