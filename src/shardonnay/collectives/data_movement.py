@@ -24,9 +24,9 @@ the direct algorithm the MLIR resharding notes leave as a TODO; without
 unreduced axes the bytes it moves are the lower bound.
 
 The reductions live in `reductions`, the shared machinery (rule check with
-Shardy's messages, exchange cache, text) in `base`; all are
-importable from here. On uneven dims a group's shards may not cover a new
-shard (the cuts fall elsewhere); the missing edge then comes from a device
+Shardy's messages, exchange cache, text) in `base`; all are importable from
+the package, `shardonnay.collectives`. On uneven dims a group's shards may
+not cover a new shard (the cuts fall elsewhere); the missing edge then comes from a device
 outside the group, as XLA's halo exchanges do, and is counted.
 
 Each is also the definition of its op (`from_attributes` reads the value
@@ -384,14 +384,9 @@ __all__ = [
     "COLLECTIVES",
     "SHARDY_COLLECTIVES",
     "AllGather",
-    "AllReduce",
     "AllSlice",
     "AllToAll",
-    "Collective",
     "CollectivePermute",
-    "ReduceScatter",
-    "ReplicatedToUnreduced",
-    "ShardedToUnreduced",
     "TileExchange",
     "collective_of",
 ]

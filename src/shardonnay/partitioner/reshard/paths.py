@@ -9,8 +9,7 @@ notes: all-to-all, gather, slice, swap.
 
 from __future__ import annotations
 
-from shardonnay.collectives.attributes import AllToAllParam
-from shardonnay.collectives.data_movement import (
+from shardonnay.collectives import (
     AllGather,
     AllReduce,
     AllSlice,
@@ -22,6 +21,7 @@ from shardonnay.collectives.data_movement import (
     ShardedToUnreduced,
     TileExchange,
 )
+from shardonnay.collectives.attributes import AllToAllParam
 from shardonnay.errors import PartitionError
 from shardonnay.partitioner.reshard.search import AtomSpace, Edge, State
 

@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from shardonnay.collectives.data_movement import (
+from shardonnay.collectives import (
     AllGather,
     AllReduce,
     AllSlice,
