@@ -20,7 +20,7 @@ gives its sharding to an input that has none) and
 
 from __future__ import annotations
 
-from shardonnay.ir.core import Block, Func, Module, Op, Value
+from shardonnay.ir.core import Block, Module, Op, Value
 from shardonnay.ir.shardings import set_sharding, sharding_of
 from shardonnay.ir.types import TensorType
 from shardonnay.ops.traits import DATA_FLOW, has_trait
@@ -30,30 +30,13 @@ from shardonnay.sharding_rule import OpShardingRule
 __all__ = ["apply_sharding_constraints", "sharding_constraint_to_reshard"]
 
 
-def _func_of_argument(v: Value) -> Func | None:
+def _argument_of(v: Value, op_name: str) -> Op | None:
+    """The op named `op_name` whose region has `v` as a block argument."""
     block = v.defining
     if isinstance(block, Block):
         parent = block.parent_op
-        if parent is not None and parent.name == "func.func":
-            return Func(parent)
-    return None
-
-
-def _named_computation_of_argument(v: Value) -> Op | None:
-    block = v.defining
-    if isinstance(block, Block):
-        parent = block.parent_op
-        if parent is not None and parent.name == "sdy.named_computation":
+        if parent is not None and parent.name == op_name:
             return parent
-    return None
-
-
-def _edge_owner_of_block_argument(v: Value) -> Value | None:
-    block = v.defining
-    if isinstance(block, Block):
-        parent = block.parent_op
-        if parent is not None and parent.name == "stablehlo.while":
-            return parent.results[v.index]
     return None
 
 
@@ -65,15 +48,15 @@ def _is_data_flow_target(v: Value, explicit_edges: bool = False) -> bool:
     if v.op is not None:  # (a manual computation's results always have a sharding)
         return has_trait(v.op, DATA_FLOW)
     return (
-        _edge_owner_of_block_argument(v) is not None
-        or _named_computation_of_argument(v) is not None
+        _argument_of(v, "stablehlo.while") is not None
+        or _argument_of(v, "sdy.named_computation") is not None
     )
 
 
 def _is_shardable(v: Value) -> bool:
     if not isinstance(v.type, TensorType):
         return False
-    return v.op is not None or _func_of_argument(v) is not None or _is_data_flow_target(v)
+    return v.op is not None or _argument_of(v, "func.func") is not None or _is_data_flow_target(v)
 
 
 def _is_constraint_like(op: Op) -> bool:
@@ -218,7 +201,7 @@ def _move_after_value(op: Op, v: Value, moved: set[Op]) -> None:
         target = v.defining
         assert isinstance(target, Block)
         position = 0
-        siblings = target.arguments if _named_computation_of_argument(v) is not None else []
+        siblings = target.arguments if _argument_of(v, "sdy.named_computation") is not None else []
     while position < len(target.ops):
         other = target.ops[position]
         source = other.operands[0] if other in moved else None
