@@ -31,6 +31,7 @@ from shardonnay.mesh import Mesh, read_mesh
 from shardonnay.ops.func import write_return
 from shardonnay.ops.registry import OpDef, mark_inherent, register
 from shardonnay.ops.sdy_collectives import verify_same_type, verify_sharding_rank
+from shardonnay.ops.shape import read_operand_type
 from shardonnay.ops.traits import (
     COMPUTATION,
     DATA_FLOW,
@@ -78,17 +79,6 @@ class MeshOp(OpDef):
 # -- helpers shared by the one-operand annotations ---------------------------------------------
 
 
-def _operand_and_type(p, operand, attrs: dict[str, Any]) -> Type:
-    """`{attrs} : type` after the op's own syntax; checks the operand's type."""
-    attrs.update(p.optional_attr_dict())
-    p.expect(":", "':' and the type")
-    p.skip_space()
-    pos = p.pos
-    t = p.type()
-    p._check_type(operand, t, pos)
-    return t
-
-
 def _sharding(op: Op, key: str) -> TensorSharding:
     value = op.attributes.get(key)
     if not isinstance(value, TensorSharding):
@@ -120,7 +110,7 @@ class ShardingAnnotationOp(_Identity):
     def parse(self, p, name: str) -> Op:
         operand = p.operand()
         attrs: dict[str, Any] = {"sharding": read_tensor_sharding(p)}
-        t = _operand_and_type(p, operand, attrs)
+        t = read_operand_type(p, operand, attrs)
         return mark_inherent(p.make_op(name, [operand], [t], attrs), ("sharding",))
 
     def print(self, op: Op, w) -> None:
@@ -154,7 +144,7 @@ class ShardingGroupOp(OpDef):
         p.expect("group_id", "'group_id'")
         p.expect("=", "'=' after 'group_id'")
         attrs: dict[str, Any] = {"group_id": IntegerAttr(p.integer("a group id"), "i64")}
-        _operand_and_type(p, operand, attrs)
+        read_operand_type(p, operand, attrs)
         return mark_inherent(p.make_op(name, [operand], [], attrs), ("group_id",))
 
     def print(self, op: Op, w) -> None:
@@ -204,7 +194,7 @@ class PropagationBarrierOp(_Identity):
                 f"unknown direction '{keyword}'; expected one of {', '.join(DIRECTIONS)}", start
             )
         attrs: dict[str, Any] = {"allowed_direction": IntegerAttr(DIRECTIONS.index(keyword), "i32")}
-        t = _operand_and_type(p, operand, attrs)
+        t = read_operand_type(p, operand, attrs)
         return mark_inherent(p.make_op(name, [operand], [t], attrs), ("allowed_direction",))
 
     def print(self, op: Op, w) -> None:
@@ -242,7 +232,7 @@ class DataFlowEdgeOp(_Identity):
         if p.accept("sharding"):
             p.expect("=", "'=' after 'sharding'")
             attrs["sharding"] = read_tensor_sharding(p)
-        t = _operand_and_type(p, operand, attrs)
+        t = read_operand_type(p, operand, attrs)
         return mark_inherent(p.make_op(name, [operand], [t], attrs), ("sharding",))
 
     def print(self, op: Op, w) -> None:
@@ -280,7 +270,7 @@ class FuncDataFlowEdgeOp(_Identity):
     def parse(self, p, name: str) -> Op:
         operand = p.operand()
         attrs: dict[str, Any] = {}
-        t = _operand_and_type(p, operand, attrs)
+        t = read_operand_type(p, operand, attrs)
         return mark_inherent(p.make_op(name, [operand], [t], attrs), ())
 
     def print(self, op: Op, w) -> None:

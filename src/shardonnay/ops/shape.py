@@ -113,6 +113,18 @@ def finish(p, name: str, operands: list[Value], attrs: dict[str, Any], own: tupl
     return mark_inherent(p.make_op(name, operands, ftype.results, attrs), own)
 
 
+def read_operand_type(p, operand: Value, attrs: dict[str, Any]) -> Type:
+    """`{attrs} : type` after the own syntax of an op written with one type, its
+    operand's: adds the attributes to `attrs`, checks and returns the type."""
+    attrs.update(p.optional_attr_dict())
+    p.expect(":", "':' and the type")
+    p.skip_space()
+    pos = p.pos
+    t = p.type()
+    p._check_type(operand, t, pos)
+    return t
+
+
 def write_signature(op: Op, w, own: tuple[str, ...] = ()) -> None:
     """Writes ` {attrs} : (operand types) -> result type` after an op's own
     syntax, what `finish` reads: the attributes but its `own` ones, which its

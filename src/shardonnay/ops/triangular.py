@@ -40,6 +40,7 @@ from shardonnay.ir.types import TensorType, Type
 from shardonnay.ops import lapack
 from shardonnay.ops.linalg import finish_rule
 from shardonnay.ops.registry import OpDef, mark_inherent, register
+from shardonnay.ops.shape import read_operand_type
 from shardonnay.sharding_rule import OpShardingRule, RuleBuilder
 
 _BOOL = re.compile(r"[a-z]+")
@@ -74,12 +75,7 @@ class CholeskyOp(OpDef):
             if word not in ("true", "false"):
                 raise p.error("expected true or false", pos)
             attrs["lower"] = word == "true"
-        attrs.update(p.optional_attr_dict())
-        p.expect(":", "':' and the type")
-        p.skip_space()
-        pos = p.pos
-        t = p.type()
-        p._check_type(operand, t, pos)
+        t = read_operand_type(p, operand, attrs)
         return mark_inherent(p.make_op(name, [operand], [t], attrs), ("lower",))
 
     def print(self, op: Op, w) -> None:
