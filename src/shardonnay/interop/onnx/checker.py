@@ -26,18 +26,26 @@ node from its input specs (the composition above).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import product
 from typing import Any
 
 from shardonnay.errors import ShardingError, UnsupportedOpError
-from shardonnay.interop.onnx.graph import ModelView, node_label
+from shardonnay.interop.onnx.graph import ModelView, NodeSpecs, node_label
 from shardonnay.interop.onnx.operators import family, node_rule
 from shardonnay.interop.onnx.specs import ShardingSpec, replicated_spec
 from shardonnay.sharding_rule import OpShardingRule
 
-__all__ = ["Finding", "NodeCheck", "check_model", "check_node", "resolve_inputs"]
+__all__ = [
+    "CheckedNode",
+    "Finding",
+    "NodeCheck",
+    "check_model",
+    "check_node",
+    "checked_nodes",
+    "resolve_inputs",
+]
 
 Interval = tuple[int, int]
 
@@ -73,22 +81,51 @@ def check_model(model: Any) -> list[Finding]:
     one are unsharded on all devices, as the formalism says."""
     view = ModelView(model)
     findings = _configuration_findings(view)
+    for checked in checked_nodes(view):
+        if checked.error is not None:
+            findings.append(Finding(checked.label, None, "well-formed spec", str(checked.error)))
+        else:
+            findings.extend(checked.check.findings)
+    return findings
+
+
+@dataclass(frozen=True)
+class CheckedNode:
+    """One node of a model as `checked_nodes` meets it: its specs, its present
+    inputs' specs and what `check_node` found, or the `ShardingError` that
+    kept it from being checked (then the other fields are None)."""
+
+    label: str
+    node: Any
+    specs: NodeSpecs | None
+    inputs: list[ShardingSpec | None] | None
+    check: NodeCheck | None
+    error: ShardingError | None = None
+
+    def output_spec(self, name: str) -> ShardingSpec | None:
+        """Output `name`'s spec: the node's own, else the inferred one."""
+        if self.error is not None:
+            return None
+        return self.specs.outputs.get(name) or self.check.outputs.get(name)
+
+
+def checked_nodes(view: ModelView) -> Iterator[CheckedNode]:
+    """Every node of `view` in order, checked on its inputs' specs (see
+    `resolve_inputs`), the outputs of the nodes before it having their own
+    specs, else those the formalism infers (unknown after an error)."""
     known: dict[str, ShardingSpec | None] = {}
     for index, node in enumerate(view.nodes):
         label = node_label(node, index)
         try:
             specs = view.node_specs(index)
             inputs = resolve_inputs(view, index, specs.inputs, known)
-            result = check_node(view, index, inputs, specs.outputs)
+            checked = CheckedNode(
+                label, node, specs, inputs, check_node(view, index, inputs, specs.outputs)
+            )
         except ShardingError as e:
-            findings.append(Finding(label, None, "well-formed spec", str(e)))
-            for name in node.output:
-                known[name] = None
-            continue
-        findings.extend(result.findings)
-        for name in node.output:
-            known[name] = specs.outputs.get(name, result.outputs.get(name))
-    return findings
+            checked = CheckedNode(label, node, None, None, None, e)
+        yield checked
+        known.update((name, checked.output_spec(name)) for name in node.output)
 
 
 def resolve_inputs(

@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from shardonnay.errors import ShardingError, UnsupportedOpError
-from shardonnay.interop.onnx.checker import check_node, resolve_inputs
+from shardonnay.interop.onnx.checker import checked_nodes
 from shardonnay.interop.onnx.graph import ModelView, NodeSpecs, node_label
 from shardonnay.interop.onnx.operators import node_rule
 from shardonnay.interop.onnx.specs import (
@@ -90,26 +90,19 @@ class Inference:
 def infer_formalism(model: Any) -> Inference:
     """The proposal's inference (see the module docstring)."""
     view = ModelView(model)
-    known: dict[str, ShardingSpec | None] = {}
     out, notes = [], []
-    for index, node in enumerate(view.nodes):
-        label = node_label(node, index)
-        try:
-            specs = view.node_specs(index)
-            inputs = resolve_inputs(view, index, specs.inputs, known)
-            result = check_node(view, index, inputs, specs.outputs)
-        except ShardingError as e:
-            notes.append(f"{label}: not inferred: {e}")
+    for checked in checked_nodes(view):
+        label, node = checked.label, checked.node
+        if checked.error is not None:
+            notes.append(f"{label}: not inferred: {checked.error}")
             out.append(NodeSpecs())
-            known.update(dict.fromkeys(node.output))
             continue
-        notes += [str(f) for f in result.findings]
+        notes += [str(f) for f in checked.check.findings]
         names = [n for n in node.input if n]
-        in_specs = {n: s for n, s in zip(names, inputs, strict=True) if s is not None}
+        in_specs = {n: s for n, s in zip(names, checked.inputs, strict=True) if s is not None}
         out_specs = {}
         for name in node.output:
-            spec = specs.outputs.get(name) or result.outputs.get(name)
-            known[name] = spec
+            spec = checked.output_spec(name)
             if spec is None:
                 notes.append(f"{label}: no spec inferred for output {name!r}")
             else:
