@@ -477,6 +477,16 @@ class Module:
         `Block.walk_post_order`)."""
         return self.body.walk_post_order()
 
+    def function_blocks(self) -> Iterator[Block]:
+        """Every block of the module's functions: each function's body, then
+        the blocks of the regions nested in its ops, outer ops first."""
+        for func in self.functions:
+            yield func.body
+            for op in func.body.ops:
+                for inner in op.walk():
+                    for region in inner.regions:
+                        yield from region.blocks
+
     def copy(self) -> Module:
         """A deep copy of this module, sharing nothing mutable with it.
 

@@ -29,9 +29,7 @@ trades it).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-from shardonnay.ir.core import Block, Module, Op
+from shardonnay.ir.core import Module, Op
 from shardonnay.partitioner.analysis.cost import SDY_COLLECTIVES
 
 MERGED = (*SDY_COLLECTIVES, "sdy.reshard")
@@ -41,7 +39,7 @@ def merge_repeated_collectives(module: Module) -> int:
     """Drops every sdy collective that repeats an earlier one of its block (in
     place); returns how many were dropped."""
     dropped = 0
-    for block in _blocks(module):
+    for block in module.function_blocks():
         seen: dict[tuple, Op] = {}
         for op in list(block.ops):
             if op.name not in MERGED or op.regions:
@@ -66,12 +64,3 @@ def _key(op: Op) -> tuple:
         attributes,
         tuple(str(r.type) for r in op.results),
     )
-
-
-def _blocks(module: Module) -> Iterator[Block]:
-    for func in module.functions:
-        yield func.body
-        for op in func.body.ops:
-            for inner in op.walk():
-                for region in inner.regions:
-                    yield from region.blocks

@@ -38,7 +38,6 @@ the buffers live a little longer.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
 
 from shardonnay.ir.attributes import DenseArrayAttr, IntegerAttr
 from shardonnay.ir.core import Block, Module, Op, Region, Value
@@ -51,7 +50,7 @@ def combine_all_reduces(module: Module) -> int:
     """Combines the all-reduces of every block of `module` that can be (in
     place); returns how many were merged into a later one."""
     merged = 0
-    for block in list(_blocks(module)):
+    for block in list(module.function_blocks()):
         merged += _combine_in(block)
         for op in list(block.ops):
             if op.name == "stablehlo.all_reduce" and len(op.operands) > 1:
@@ -186,12 +185,3 @@ def _copied_region(op: Op) -> Region:
     region = copy.regions.pop()
     copy.operands = []  # the detached copy no longer uses op's operands
     return region
-
-
-def _blocks(module: Module) -> Iterator[Block]:
-    for func in module.functions:
-        yield func.body
-        for op in func.body.ops:
-            for inner in op.walk():
-                for region in inner.regions:
-                    yield from region.blocks
