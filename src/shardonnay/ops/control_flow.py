@@ -664,19 +664,26 @@ class CompositeOp(OpDef):
 # -- tokens and tuples ---------------------------------------------------------------------------
 
 
+def read_token_result(p, name: str) -> tuple[dict, TokenType, int]:
+    """`{attrs} : !stablehlo.token` ending after_all and create_token: the
+    attributes, the token type and its position."""
+    attrs = p.optional_attr_dict()
+    p.expect(":", "':' and the result type")
+    p.skip_space()
+    pos = p.pos
+    t = p.type()
+    if not isinstance(t, TokenType):
+        raise p.error(f"{name} returns a !stablehlo.token, not {t}", pos)
+    return attrs, t, pos
+
+
 class AfterAllOp(OpDef):
     """`stablehlo.after_all %t1, %t2 {attrs} : !stablehlo.token`: a token that
     orders side effects after those of its operands."""
 
     def parse(self, p, name: str) -> Op:
         operands = _optional_operands(p)
-        attrs = p.optional_attr_dict()
-        p.expect(":", "':' and the result type")
-        p.skip_space()
-        pos = p.pos
-        t = p.type()
-        if not isinstance(t, TokenType):
-            raise p.error(f"stablehlo.after_all returns a !stablehlo.token, not {t}", pos)
+        attrs, t, pos = read_token_result(p, name)
         _check_operand_types(p, operands, [TokenType()] * len(operands), pos)
         return _make(p, name, operands, [t], attrs)
 

@@ -37,6 +37,7 @@ from shardonnay.errors import IRError
 from shardonnay.ir.core import Op
 from shardonnay.ir.types import TOKEN, TensorType, TokenType, Type
 from shardonnay.ops.collectives import SameTypeCollective
+from shardonnay.ops.control_flow import read_token_result
 from shardonnay.ops.registry import OpDef, mark_inherent, register
 from shardonnay.ops.shape import (
     expect_counts,
@@ -140,13 +141,7 @@ class CreateTokenOp(OpDef):
     """`stablehlo.create_token : !stablehlo.token` (now `after_all` without operands)."""
 
     def parse(self, p, name: str) -> Op:
-        attrs = p.optional_attr_dict()
-        p.expect(":", "':' and the result type")
-        p.skip_space()
-        pos = p.pos
-        t = p.type()
-        if not isinstance(t, TokenType):
-            raise p.error(f"{name} returns a !stablehlo.token, not {t}", pos)
+        attrs, t, _ = read_token_result(p, name)
         return mark_inherent(p.make_op(name, [], [t], dict(attrs)), ())
 
     def print(self, op: Op, w) -> None:
