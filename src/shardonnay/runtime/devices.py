@@ -139,6 +139,18 @@ class Lockstep:
         return self.results[index]
 
 
+def common_op(deposits: Sequence[tuple[Op, Any]]) -> Op:
+    """The op every device reached, from the `(op, args)` each deposited at a
+    `Lockstep`; `IRError` when the devices diverged."""
+    op = deposits[0][0]
+    for i, (other, _) in enumerate(deposits):
+        if other is not op:
+            raise IRError(
+                f"devices diverged: device 0 runs {op.name} while device {i} runs {other.name}"
+            )
+    return op
+
+
 def run_lockstep(lockstep: Lockstep, programs: Sequence[Callable[[], Any]]) -> list[Any]:
     """Runs `programs[i]` as device `i`, all at once; their results in order.
 

@@ -38,7 +38,7 @@ from shardonnay.ir.core import Module, Op
 from shardonnay.ir.types import numpy_dtype
 from shardonnay.ops.shard_collectives import exchange
 from shardonnay.ops.shard_dialect import grid_of, grid_shape
-from shardonnay.runtime.devices import Lockstep, run_lockstep
+from shardonnay.runtime.devices import Lockstep, common_op, run_lockstep
 from shardonnay.runtime.interpreter import Interpreter
 
 Coords = tuple[int, ...]
@@ -62,12 +62,7 @@ class GridInterpreter(Interpreter):
         return self.lockstep.meet(self.index, (op, args), self._exchange)
 
     def _exchange(self, deposits: list[tuple[Op, list[np.ndarray]]]) -> list[list[np.ndarray]]:
-        op = deposits[0][0]
-        for i, (other, _) in enumerate(deposits):
-            if other is not op:
-                raise IRError(
-                    f"devices diverged: device 0 runs {op.name} while device {i} runs {other.name}"
-                )
+        op = common_op(deposits)
         if grid_shape(grid_of(op)) != self.shape:
             raise IRError(f"{op.name}: runs on a grid other than the program's {self.shape}")
         coords = [

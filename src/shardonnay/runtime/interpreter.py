@@ -31,7 +31,7 @@ from shardonnay.mesh import Mesh
 from shardonnay.ops import collectives
 from shardonnay.ops.registry import lookup
 from shardonnay.progress import Tracker, tracker
-from shardonnay.runtime.devices import Lockstep, ManualDevices, run_lockstep
+from shardonnay.runtime.devices import Lockstep, ManualDevices, common_op, run_lockstep
 
 
 class Interpreter:
@@ -150,12 +150,7 @@ class DeviceInterpreter(Interpreter):
         return self.lockstep.meet(self.index, (op, args), self._exchange)
 
     def _exchange(self, deposits: list[tuple[Op, list[np.ndarray]]]) -> list[list[np.ndarray]]:
-        op = deposits[0][0]
-        for i, (other, _) in enumerate(deposits):
-            if other is not op:
-                raise IRError(
-                    f"devices diverged: device 0 runs {op.name} while device {i} runs {other.name}"
-                )
+        op = common_op(deposits)
         operands = {i: args for i, (_, args) in enumerate(deposits)}
         num_partitions = self.devices.mesh.size
         groups = pairs = None
