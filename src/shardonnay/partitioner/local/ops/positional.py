@@ -35,7 +35,7 @@ from shardonnay.ir.core import Op, Region, Value
 from shardonnay.ir.shardings import SHARDING
 from shardonnay.ir.types import TensorType
 from shardonnay.ops.convolution import conv_dimensions
-from shardonnay.ops.linalg import i64_list, padding_pairs
+from shardonnay.ops.linalg import i64_list
 from shardonnay.ops.rules import rule_for
 from shardonnay.partitioner.local.context import (
     I64,
@@ -45,7 +45,7 @@ from shardonnay.partitioner.local.context import (
     axes_size,
     partition_error,
 )
-from shardonnay.partitioner.local.factors import plan_factors
+from shardonnay.partitioner.local.factors import moving_dims, plan_factors
 
 
 def localize(
@@ -310,16 +310,11 @@ def dynamic_update_slice(ctx: LocalContext, op: Op, operands, regions) -> list[V
 
 
 def windowed(ctx: LocalContext, op: Op, operands, regions) -> list[Value]:
-    """`reduce_window` / `select_and_scatter`: sharded dims must be pass-through."""
-    rank = len(op.operands[0].type.shape)
-    window = i64_list(op, "window_dimensions")
-    strides = i64_list(op, "window_strides", (1,) * rank)
-    base = i64_list(op, "base_dilations", (1,) * rank)
-    dilation = i64_list(op, "window_dilations", (1,) * rank)
-    padding = padding_pairs(op, rank)
+    """`reduce_window` / `select_and_scatter`: sharded dims must be pass-through
+    (not among the dims their windows move elements along, `moving_dims`)."""
+    moving = moving_dims(op)
     for dim, axes in enumerate(ctx.sharded_axes(op.operands[0])):
-        moving = (window[dim], strides[dim], base[dim], dilation[dim], padding[dim])
-        if axes and moving != (1, 1, 1, 1, (0, 0)):
+        if axes and dim in moving:
             raise partition_error(
                 op, f"dimension {dim} is sharded but is not a pass-through dimension"
             )
