@@ -409,23 +409,15 @@ def _output_spec(
         expected = [(min(i * chunk, shape[d]), min((i + 1) * chunk, shape[d])) for i in range(n)]
         if per_dim[d] != expected:
             return None
-    devices, groups = [], []
+    shard_holders = []
     for index in product(*(range(n) for _, n in dims)):
         chosen = dict(zip((d for d, _ in dims), index, strict=True))
         members: set[int] = set()
         for key, holders in blocks.items():
             if all(key[mapping[d][0]] == per_dim[d][chosen[d]] for d in chosen):
                 members |= holders
-        ordered = sorted(members)
-        if len(ordered) == 1:
-            devices.append(ordered[0])
-        else:
-            key = -(len(groups) + 1)
-            groups.append((key, tuple(ordered)))
-            devices.append(key)
-    return ShardingSpec(
-        name, tuple(devices), tuple(groups), tuple(dims), tuple(shape[d] for d, _ in dims)
-    )
+        shard_holders.append(members)
+    return ShardingSpec.from_holders(name, dims, shard_holders, tuple(shape[d] for d, _ in dims))
 
 
 def _renamed(spec: ShardingSpec, name: str) -> ShardingSpec:

@@ -78,6 +78,34 @@ class ShardingSpec:
         if self.dim_sizes is not None:
             object.__setattr__(self, "dim_sizes", tuple(self.dim_sizes))
 
+    @classmethod
+    def from_holders(
+        cls,
+        tensor_name: str,
+        dims: Sequence[tuple[int, int]],
+        holders: Iterable[Iterable[int]],
+        dim_sizes: Sequence[int | str | None] | None = None,
+    ) -> ShardingSpec:
+        """The spec that puts each shard (row-major over `dims`) on the devices
+        `holders` lists for it: one device, else a group keyed -1, -2, ...
+        (the inverse of `holders`).
+
+        >>> s = ShardingSpec.from_holders("B", ((0, 2),), [{2, 0}, {1}])
+        >>> s.devices, s.groups, s.holders()
+        ((-1, 1), ((-1, (0, 2)),), (frozenset({0, 2}), frozenset({1})))
+        """
+        devices: list[int] = []
+        groups: list[tuple[int, tuple[int, ...]]] = []
+        for members in holders:
+            ordered = sorted(members)
+            if len(ordered) == 1:
+                devices.append(ordered[0])
+            else:
+                key = -(len(groups) + 1)
+                groups.append((key, tuple(ordered)))
+                devices.append(key)
+        return cls(tensor_name, tuple(devices), tuple(groups), tuple(dims), dim_sizes)
+
     # -- reading and writing protos ---------------------------------------------------
 
     @classmethod
@@ -345,17 +373,9 @@ def sharding_to_spec(
     for device in mesh.device_list:
         index = shard_index(device, sharding, mesh)
         holders.setdefault(tuple(index[a] for a, _ in dims), []).append(device)
-    devices, groups = [], []
-    for index in product(*(range(n) for _, n in dims)):
-        members = sorted(holders[index])
-        if len(members) == 1:
-            devices.append(members[0])
-        else:
-            key = -(len(groups) + 1)
-            groups.append((key, tuple(members)))
-            devices.append(key)
-    return ShardingSpec(
-        tensor_name, tuple(devices), tuple(groups), dims, tuple(shape[a] for a, _ in dims)
+    shards = product(*(range(n) for _, n in dims))
+    return ShardingSpec.from_holders(
+        tensor_name, dims, (holders[index] for index in shards), tuple(shape[a] for a, _ in dims)
     )
 
 
