@@ -19,7 +19,7 @@ from __future__ import annotations
 import functools
 import re
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -119,15 +119,19 @@ class Case:
     partitioned: str
 
 
-@functools.cache
-def corpus_cases(corpus: Path | None = None) -> tuple[Case, ...]:
-    """The corpus, partitioned by Shardy."""
+def _partitioned_corpus(partition: Callable[[str], str], corpus: Path | None) -> tuple[Case, ...]:
     folder = corpus_folder(corpus)
     return tuple(
-        Case(n, t, tuple(corpus_inputs(n, folder)), shardy_partition(t))
+        Case(n, t, tuple(corpus_inputs(n, folder)), partition(t))
         for n in corpus_names(folder)
         for t in [(folder / f"{n}.mlir").read_text()]
     )
+
+
+@functools.cache
+def corpus_cases(corpus: Path | None = None) -> tuple[Case, ...]:
+    """The corpus, partitioned by Shardy."""
+    return _partitioned_corpus(shardy_partition, corpus)
 
 
 @functools.cache
@@ -143,12 +147,7 @@ def random_cases(count: int) -> tuple[Case, ...]:
 @functools.cache
 def own_corpus_cases(corpus: Path | None = None) -> tuple[Case, ...]:
     """The corpus, partitioned by shardonnay's own passes."""
-    folder = corpus_folder(corpus)
-    return tuple(
-        Case(n, t, tuple(corpus_inputs(n, folder)), own_partition(t))
-        for n in corpus_names(folder)
-        for t in [(folder / f"{n}.mlir").read_text()]
-    )
+    return _partitioned_corpus(own_partition, corpus)
 
 
 def own_random_case(seed: int) -> Case:
