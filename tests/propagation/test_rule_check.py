@@ -15,7 +15,8 @@ from shardonnay.propagation.checks.rule_check import RuleError, check_rule, redu
 from shardonnay.sharding_rule import OpShardingRule
 from shardonnay.syntax.mlir_reader import parse_module
 
-CORPUS = sorted(glob.glob(os.path.join(os.path.dirname(__file__), "corpus", "*.mlir")))
+CORPUS = sorted(glob.glob(os.path.join(os.path.dirname(__file__), "..", "corpus", "*.mlir")))
+assert CORPUS, "the corpus of tests/corpus is missing"
 
 # Shardy's own rules for these ops let propagation pass a sharding through
 # even where the sharded op then needs communication; shard by shard they are
