@@ -1,6 +1,6 @@
 """Records what PyTorch's DTensor does on random meshes, placements and shapes.
 
-Writes `tests/fixtures/dtensor/placements.json`, which `tests/test_interop_dtensor.py`
+Writes `tests/fixtures/dtensor/placements.json`, which `tests/interop/test_dtensor.py`
 compares `shardonnay.interop.dtensor` against. Needs torch (not a dependency of
 shardonnay): run it with an interpreter that has torch and numpy, from the repository,
 

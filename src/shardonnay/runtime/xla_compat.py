@@ -4,7 +4,7 @@
 devices, though the simulator runs them:
 
 - `stablehlo.collective_broadcast` (XLA:CPU does not implement it);
-- `replica_groups` of unequal sizes, padded with -1 (`local_cover`'s groups
+- `replica_groups` of unequal sizes, padded with -1 (`local.cover`'s groups
   of the devices a collective of a smaller mesh leaves out, `spread`'s
   groups): jaxlib rejects -1, and XLA wants every device in exactly one
   group, all groups of one size.

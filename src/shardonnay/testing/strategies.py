@@ -2,7 +2,7 @@
 
 Everything generated here is *valid*: every sharding drawn from
 `shardings(mesh, rank)` passes `sharding.validate(mesh, shape)` for any shape
-of that rank (tests/test_fuzz.py checks this), and every rule drawn from
+of that rank (tests/testing/test_fuzz.py checks this), and every rule drawn from
 `op_sharding_rules()` passes `rule.validate()`.
 
 How sub-axes are drawn: an axis of size `n` is cut along a random chain of

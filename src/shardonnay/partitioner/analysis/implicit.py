@@ -14,7 +14,7 @@ the program moves. `implicit_communication(module)` finds those ops:
   (`propagation.shard_by_shard.check_shard_by_shard`); where that run
   cannot judge (uneven shards of a dim holding several factors), an op that
   copies elements (reshape, transpose, slice, pad, ...) is run on arrays of
-  global ids (`halo_need.op_need`) to see whether a device reads elements it
+  global ids (`halo.need.op_need`) to see whether a device reads elements it
   does not hold;
 - an op without a sharding rule with a sharded operand or result: nothing
   says which shard of the result needs which of the operand, so the operand
@@ -192,7 +192,7 @@ class _Finder:
         mesh: Mesh,
     ) -> str | None:
         """An op that copies elements, judged on arrays of global ids
-        (`halo_need.op_need`): the devices whose result shard reads elements
+        (`halo.need.op_need`): the devices whose result shard reads elements
         their operand shards lack (uneven shards the factor run cannot judge)."""
         values = [*op.operands, op.results[0]]
         shardings = [

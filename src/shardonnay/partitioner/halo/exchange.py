@@ -1,10 +1,10 @@
 """Emitting exchanges: each device fetches from the others only the slots it lacks.
 
-`halo_schedule` works out on device ids and slot numbers who sends which
+`halo.schedule` works out on device ids and slot numbers who sends which
 slots to whom; this module emits the per-device program that does it:
 
-- `exchange` moves one dim (a `halo_schedule.Exchange`): each round of
-  `halo_schedule.schedule` is one `stablehlo.collective_permute` of a window
+- `exchange` moves one dim (a `halo.schedule.Exchange`): each round of
+  `halo.schedule.schedule` is one `stablehlo.collective_permute` of a window
   of `width` slots per sender (cut by a `dynamic_slice` where the slots a
   receiver needs are a run, else picked by a gather); then every device puts
   its own operands, the windows it received, the fill value and a padding
@@ -13,12 +13,12 @@ slots to whom; this module emits the per-device program that does it:
   `partition_id`);
 - `relayout_by_exchange` gives a value another sharding, moving one dim at a
   time (an `exchange` each) or all dims at once in boxes
-  (`halo_schedule.box_schedule`: each round's boxes travel by one
+  (`halo.schedule.box_schedule`: each round's boxes travel by one
   `stablehlo.collective_permute` and land by a `dynamic_update_slice`),
   whichever brings the busiest device fewer elements.
 
-`local_halo` lowers slices, pads, reverses and concatenations with
-`exchange`; `local_collectives` and `local_moves` reshard with
+`local.ops.halo` lowers slices, pads, reverses and concatenations with
+`exchange`; `local.collectives` and `local.moves` reshard with
 `relayout_by_exchange`.
 
 For example, `stablehlo.slice %x [1:8]` of `tensor<8xf32>` sharded `[{"x"}]`
@@ -219,7 +219,7 @@ def relayout_by_exchange(
 ) -> Value:
     """`x`, sharded by `source` (global `shape`), sharded by `target` instead,
     each device fetching only the elements it lacks: one dim at a time, or
-    all dims at once in boxes (`halo_schedule.box_schedule`), whichever
+    all dims at once in boxes (`halo.schedule.box_schedule`), whichever
     brings the busiest device fewer elements (one dim at a time on a tie).
 
     A dim moves from axes `S` to axes `T` with the devices that differ from
@@ -229,8 +229,8 @@ def relayout_by_exchange(
     `"y"=4` (5 slots per device, 9 wanted): device 2 (slots 10..14) needs
     element 9 of device 1 and 15..17 of device 3, not the whole dim.
     Along each dim a device receives exactly the slots it lacks (see
-    `halo_schedule.schedule`); with one dim to move, that is
-    `halo_need.relayout_need` per slot of the other dims. Moving dims one at
+    `halo.schedule.schedule`); with one dim to move, that is
+    `halo.need.relayout_need` per slot of the other dims. Moving dims one at
     a time, the corners of several dims may travel twice; in boxes, every
     device receives exactly `relayout_need`.
     Raises PartitionError where a device would receive as much as

@@ -7,8 +7,8 @@ element of one operand or nothing (a pad value). Run on arrays of global ids
 instead of data it says which element each result element reads; a device
 then lacks the distinct ids its result shard reads that its operand shards
 do not hold. Padding slots of uneven shards read nothing and hold nothing.
-The lowerings do not call it: it is the measure `local_halo` and
-`local_exchange` are held to (tests/test_halo_need.py), and a user's.
+The lowerings do not call it: it is the measure `local.ops.halo` and
+`halo.exchange` are held to (tests/partitioner/test_halo_need.py), and a user's.
 
 For example, `stablehlo.slice %x [1:8]` of `tensor<8xf32>` sharded `[{"x"}]`
 on `<["x"=4]>`, the result sharded alike (2 slots per device): shard 0 reads

@@ -1,5 +1,5 @@
 """Who sends which slots to whom, in which rounds, for a halo exchange
-(`local_exchange.exchange`): worked out on device ids and slot numbers, before
+(`halo.exchange.exchange`): worked out on device ids and slot numbers, before
 any op is emitted, so that the lowering can weigh alternatives (which dim
 to move first) by what each device would receive.
 """

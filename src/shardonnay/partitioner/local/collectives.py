@@ -22,8 +22,8 @@ Each `sdy.<collective>` of the global program becomes what Shardy's
 With uneven shards, a gather, slice or all-to-all whose shards do not make up
 whole buffers of the other side (e.g. gathering `{"y"}` of `[{"x", "y"}]` on a
 dim of 6 over `"x"=2, "y"=4`: 8 slots per `"x"` group, 3 wanted) moves the
-value with `local_exchange.relayout_by_exchange` (each device fetches what it
-lacks) or, where that moves no less, `local_layout.relayout`.
+value with `halo.exchange.relayout_by_exchange` (each device fetches what it
+lacks) or, where that moves no less, `local.layout.relayout`.
 
 Replica groups list, per group, the devices in the order of their shard index
 along the axes; groups come in the order of their first device, e.g. on

@@ -9,9 +9,9 @@ collectives (`sdy-propagation-pipeline`, `sdy-insert-explicit-reshards`,
 - every value gets its local type (`shardonnay.layout.local_shape`): function
   signatures, op results, region arguments;
 - sdy collectives become StableHLO collectives on device ids
-  (`local_collectives`);
+  (`local.collectives`);
 - ops whose attributes depend on shape or position are made local
-  (`local_ops`, `local_indexing`); `sdy.constant` becomes
+  (`local.ops.positional`, `local.ops.indexing`); `sdy.constant` becomes
   `stablehlo.constant`; `sdy.manual_computation` bodies, already local, are
   inlined; other ops keep their attributes (shardings included) on local types.
 
@@ -34,20 +34,20 @@ values live on meshes of one device count:
 - uneven shards: a dim of size `d` on `n` shards holds `ceil(d/n)` slots per
   device, the last ones padding (`LocalContext.local_type_for`); collectives
   whose shards do not nest fetch only the elements each device lacks
-  (`local_exchange.relayout_by_exchange`) where that moves less than
-  `local_layout.relayout`'s gathers; reductions and dots mask the padding of
-  reduced dims (`local_reduce`); arguments and results note their global
+  (`halo.exchange.relayout_by_exchange`) where that moves less than
+  `local.layout.relayout`'s gathers; reductions and dots mask the padding of
+  reduced dims (`local.ops.reduce`); arguments and results note their global
   shape (`shardonnay.global_shape`);
 - ops that move data between shards, where a cheaper exact lowering exists:
   a slice, pad, reverse or concatenate along a sharded dim exchanges halos
-  (`local_halo.halo`), a dynamic_update_slice of a replicated update selects
-  it into each shard (`local_halo.masked_update`), a cumulative
-  reduce_window gathers one total per shard (`local_reduce.prefix_scan`), a
-  top_k gathers `k` candidates per shard (`local_reduce.merged_top_k`);
+  (`local.ops.halo.halo`), a dynamic_update_slice of a replicated update selects
+  it into each shard (`local.ops.halo.masked_update`), a cumulative
+  reduce_window gathers one total per shard (`local.ops.reduce.prefix_scan`), a
+  top_k gathers `k` candidates per shard (`local.ops.reduce.merged_top_k`);
 - other ops that move data between shards (a sort or window along a sharded
   dim, an op without a sharding rule, an op whose tensors shard a factor
   differently): the dims that move data are gathered, the op runs on them
-  whole, and its results are sliced back (`local_factors`);
+  whole, and its results are sliced back (`local.factors`);
 - partial values are tracked (`LocalContext.partial`): an `sdy.all_reduce`
   combines them with the reduction that left them (Shardy always sums), and
   is a no-op where the value is already whole (an argmax reduced in two
@@ -61,25 +61,25 @@ values live on meshes of one device count:
   `0..n-1`). A value split or partial on a smaller mesh lives on that mesh's
   devices; the others hold a buffer of its local type with undefined
   contents, compute on it like everybody else, and take part in its
-  collectives in groups of their own (`local_cover`). A value whole on every
+  collectives in groups of their own (`local.cover`). A value whole on every
   device (replicated, not partial) is whole on all of them: where one is
   made from data only a smaller mesh's devices hold (gathered, reduced or
   moved off that mesh), those devices `spread` it to the others with a
   `stablehlo.collective_broadcast` (`_spread_whole_results`,
-  `local_moves.move`, `local_factors.lower_with_plan`);
+  `local.moves.move`, `local.factors.lower_with_plan`);
 - values pinned to one device by a maximal sharding (`<@maximal_mesh_3, []>`
   on `<[], device_ids=[3]>`): global types on every device, meaningful on
-  their device only (`local_maximal`); the program runs on at least the
+  their device only (`local.maximal`); the program runs on at least the
   devices up to the largest one named. Explicit reshards leave the ops
   touching pinned values alone: an op pinned to device `k` gets its
   operands whole on `k` (a value pinned elsewhere by a
   `stablehlo.collective_permute`, a sharded one gathered), other ops get
   pinned operands by a `stablehlo.collective_broadcast` from their device
-  (then sliced to the layout wanted), see `local_maximal.lower_whole`.
+  (then sliced to the layout wanted), see `local.maximal.lower_whole`.
 
 This module walks the program and keeps what it knows of each value (its
 local value, pending reductions, the devices holding its data, the device a
-value is pinned to); which lowering each op gets is `local_dispatch`'s.
+value is pinned to); which lowering each op gets is `local.dispatch`'s.
 
 It raises `PartitionError` (naming the op) for what it cannot convert: an sdy
 collective of a pinned value, a manual computation taking or giving one, an
@@ -220,7 +220,7 @@ class _Conversion:
         return self._relocated(value, x, place(self.ctx, like, self.pinned))
 
     def _relocated(self, value: Value, x: Value, target) -> Value:
-        """Local `x` of `value` moved to place `target` (`local_maximal.relocate`)."""
+        """Local `x` of `value` moved to place `target` (`local.maximal.relocate`)."""
         if not isinstance(value.type, TensorType):
             return x
         source = place(self.ctx, value, self.pinned)
@@ -240,7 +240,7 @@ class _Conversion:
         return self.relocated[key]
 
     def _place(self, sharding: TensorSharding | None, value: Value, op: Op):
-        """The place (`local_maximal.relocate`) of a value of `value`'s type sharded `sharding`."""
+        """The place (`local.maximal.relocate`) of a value of `value`'s type sharded `sharding`."""
         device = maximal_device(sharding, self.meshes)
         sharding = self._on_devices(sharding, op)
         axes = self.ctx.axes_of(sharding, len(value.type.shape))
@@ -346,7 +346,7 @@ class _Conversion:
 
     def _op(self, op: Op) -> None:
         """Converts `op`: what concerns values here, by the op's traits; its
-        computation per device as its row of `local_dispatch.LOWERINGS` says."""
+        computation per device as its row of `local.dispatch.LOWERINGS` says."""
         ctx = self.ctx
         ctx.mesh = self._op_mesh(op)
         terminator = has_trait(op, TERMINATOR)

@@ -18,13 +18,13 @@ this order:
   4. `cheaper`: where the op's factor plan moves data, a lowering that moves
      less (halo exchanges, masked updates, prefix scans, merged top-k);
   5. the generic lowering, for every op without a row too: the factor plan
-     (`local_factors.lower_with_plan`): gather the dims that move data, run
+     (`local.factors.lower_with_plan`): gather the dims that move data, run
      the op on them whole, slice the results back.
 
 A lowering of steps 2 and 4 that raises `PartitionError` leaves no op behind
 (`LocalContext.rollback_on`) and the next step runs. An op whose tensors are
 split on several meshes runs elementwise across them
-(`local_moves.elementwise_across_meshes`) or else whole.
+(`local.moves.elementwise_across_meshes`) or else whole.
 
 The contract of a lowering function `lower(ctx, op, operands, regions)`:
 `op` is the op of the global program (the shardings of its values through
@@ -42,7 +42,7 @@ example, on `<["x"=4]>`, `stablehlo.slice %x [1:8]` of `tensor<8xf32>` sharded
 result's 7 elements do not split evenly over 4 devices, so step 2 is skipped;
 the slice's factor plan is not local (the result's shard 0 reads element 2
 from shard 1), and `halo` moves less than gathering: each device receives one
-element from its right neighbour (see `local_exchange`). Had `halo` raised
+element from its right neighbour (see `halo.exchange`). Had `halo` raised
 (say, the operand and the result sharding the dim differently), the plan
 would gather the dim, slice it whole and slice the result back to its shards.
 
@@ -252,7 +252,7 @@ def _factors_agree(ctx: LocalContext, op: Op) -> bool:
 
 def lower_collective(ctx: LocalContext, op: Op, x: Value) -> Value:
     """An sdy collective (other than the `*_to_unreduced` marks) on local `x`:
-    a StableHLO collective (`local_collectives`), or `x` itself where it
+    a StableHLO collective (`local.collectives`), or `x` itself where it
     moves nothing; by its row of `LOWERINGS`."""
     (result,) = lowering_of(op).any_shards(ctx, op, [x], [])
     return result

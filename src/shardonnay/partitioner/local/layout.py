@@ -20,7 +20,7 @@ of the dim come first and all padding last):
   first device of each group and the reduction's identity elsewhere;
 - `spread(x, holders)`: a value whole on the first devices sent to all.
 
-`local_moves` builds on these: moves between meshes and the cheapest exact
+`local.moves` builds on these: moves between meshes and the cheapest exact
 reshard on one mesh.
 
 For example, `tensor<6xf32>` sharded `[{"x"}]` on `<["x"=4]>` holds 2 slots

@@ -7,17 +7,17 @@ program, so in the per-device program such a value has its global type on
 every device; its buffer is meaningful on device `k` only (the other devices
 compute the same ops on undefined data, harmlessly). `relocate` moves a
 local value between places, each either a layout (axes per dim on a mesh,
-as `local_moves.move` takes it) or a device that holds it whole:
+as `local.moves.move` takes it) or a device that holds it whole:
 
 - pinned to `k`, wanted pinned to `k`: nothing;
 - pinned to `j`, wanted pinned to `k`: one `stablehlo.collective_permute`
   with the pair `[j, k]`;
 - pinned to `j`, wanted in a layout: one `stablehlo.collective_broadcast`
   from `j` to every device (on two devices, a `collective_permute` to the
-  other one), then this device's shard is sliced (`local_moves.move` from
+  other one), then this device's shard is sliced (`local.moves.move` from
   whole);
 - in a layout, wanted pinned to `k`: the value is gathered whole on every
-  device (`local_moves.move` to no axes), `k` among them.
+  device (`local.moves.move` to no axes), `k` among them.
 
 For example, on 8 devices a `tensor<4xf32>` pinned to device 2, used where
 it is sharded `[{"x"}]` on `<["x"=2, "y"=4]>`, becomes::

@@ -6,9 +6,9 @@ by the cheapest exact lowering.
   (`mesh_translation`), `reshard` there; else gathered on the source mesh and
   sliced on the target one;
 - `reshard(x, source, target, shape, mesh)`: the cheapest exact lowering by
-  measured bytes among `local_layout.relayout`,
-  `local_exchange.relayout_by_exchange`, the Shardy collectives `reshard_plan`
-  chooses (lowered by `local_collectives`) and `fetch_tiles` (each device
+  measured bytes among `local.layout.relayout`,
+  `halo.exchange.relayout_by_exchange`, the Shardy collectives `reshard_plan`
+  chooses (lowered by `local.collectives`) and `fetch_tiles` (each device
   receives exactly the tiles of its target buffer it lacks, in rounds of
   collective_permutes);
 - `elementwise_across_meshes(op, operands)`: an elementwise op whose
@@ -201,10 +201,10 @@ def reshard(
     nothing when they put the same data on every device, else the candidate
     lowering whose collectives make the busiest device receive the fewest
     bytes (`shardonnay.partitioner.analysis.cost.collective_costs` of the ops each
-    emits): `relayout`'s gathers and slices, `local_exchange.relayout_by_exchange`
+    emits): `relayout`'s gathers and slices, `halo.exchange.relayout_by_exchange`
     (each device fetches what it lacks), or the chain of Shardy collectives
     `reshard_plan(..., shardy_collectives_only=True)` finds, each lowered as
-    `local_collectives` lowers it."""
+    `local.collectives` lowers it."""
     if equivalent(sharding_on(source, mesh), sharding_on(target, mesh), None, shape):
         return x
     return _cheapest(ctx, [_reshard_candidates(ctx, x, source, target, shape, mesh)])
@@ -287,7 +287,7 @@ def _planned(
     mesh: Mesh,
 ) -> Value:
     """The reshard as `reshard_plan`'s chain of Shardy collectives, each lowered
-    by `local_collectives` on global values that stand for the chain's."""
+    by `local.collectives` on global values that stand for the chain's."""
 
     try:
         dtype = numpy_dtype(x.type.element_type)

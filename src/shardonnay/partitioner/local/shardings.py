@@ -15,7 +15,7 @@ program runs on 8 devices and a value split on `@c` lives on devices 0..3.
 
 A value with a maximal sharding (`<@maximal_mesh_3, []>` on
 `sdy.mesh @maximal_mesh_3 = <[], device_ids=[3]>`) is pinned to that device
-(`pinned`, see `local_maximal`); the program runs on at least the devices
+(`pinned`, see `local.maximal`); the program runs on at least the devices
 `0..k` for each device `k` a value is pinned to.
 """
 

@@ -1,6 +1,6 @@
 """From paths of states to collectives, and the MLIR notes' basis decomposition.
 
-A path (`reshard_search.Edge`s) says how atoms move; `path_collectives`
+A path (`reshard.search.Edge`s) says how atoms move; `path_collectives`
 turns it into collective values, merging consecutive edges of one kind into
 one op (slices, gathers, marks, reductions, permutes; all-to-alls on
 disjoint dims). `basis_decomposition` is the greedy of the resharding

@@ -12,7 +12,7 @@
     (['sdy.all_to_all', 'sdy.all_to_all', 'sdy.all_to_all'], 44)
 
 The plan minimizes the bytes the busiest device receives over the whole
-plan. Candidates: the cheapest path the search finds (`reshard_search`),
+plan. Candidates: the cheapest path the search finds (`reshard.search`),
 the direct plan (all-reduce what must be reduced, then one `TileExchange`),
 the decomposition of the MLIR resharding notes (gather, all-to-all, slice,
 swap; `baseline_plan`) and the plain fallback (reduce and gather

@@ -16,7 +16,7 @@ lowered by Shardy's algorithm; then, by `reshards`:
   chain receives more than the lower bound (the part of each device's target
   it lacks), the move stays an `sdy.reshard` if the per-device program,
   which lowers a reshard by the cheapest exact exchange it finds
-  (`local_moves.reshard`: each device fetching exactly the tiles it lacks,
+  (`local.moves.reshard`: each device fetching exactly the tiles it lacks,
   at best), then receives fewer bytes. No sdy collective expresses such an
   exchange; it takes more, smaller steps.
 

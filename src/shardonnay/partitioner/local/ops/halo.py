@@ -6,11 +6,11 @@ element `f(g)` (or the pad value). Where the operands and the result shard a
 moved dim by the same axes, result shard `k` needs a few elements of a few
 other shards (a halo). Each device fetches from each other device the
 distinct slots it lacks as one window (`stablehlo.collective_permute`s in
-the rounds of `halo_schedule.schedule`: a round holds windows of one width,
+the rounds of `halo.schedule.schedule`: a round holds windows of one width,
 so every device receives exactly the slots it lacks along the dim), puts its
 own shard, the windows it received and the fill values side by side, and
 picks its result slots from them with a `stablehlo.gather` whose indices it
-reads from a table indexed by `partition_id` (`local_exchange.exchange`
+reads from a table indexed by `partition_id` (`halo.exchange.exchange`
 emits this). Dims the op moves but nobody shards run the op locally; all
 this works for uneven shards too.
 
@@ -18,7 +18,7 @@ Several moved dims go one at a time, each exchange carrying the other dims
 as they are then: first every dim drops the slots no result element reads
 (`_compact`), then the dims move in the order that brings the busiest device
 the fewest elements (`order_moves`). With one moved dim, a device receives
-exactly what `halo_need.op_need` says it lacks (per slot of the other dims,
+exactly what `halo.need.op_need` says it lacks (per slot of the other dims,
 padding included); the corners of several moved dims may travel twice.
 
 For example, `stablehlo.slice %x [1:8]` of `tensor<8xf32>` sharded `[{"x"}]`

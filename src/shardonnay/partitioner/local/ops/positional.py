@@ -17,7 +17,7 @@ device, on local types (`localize`). The ops here need more:
 
 These are the forms Shardy's conversion emits for even shards; where one
 raises `PartitionError` (data would move between devices), the conversion
-plans the op's factors instead (`local_factors`).
+plans the op's factors instead (`local.factors`).
 
 Every function takes the context, the global op, its local operands and its
 converted regions, and returns the local results.
