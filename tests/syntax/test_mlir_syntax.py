@@ -448,3 +448,20 @@ def test_value_names_in_nested_regions_match_mlir():
         raise
     assert module.to_text() == _jaxlib(text)
     assert parse_module(module.to_text(generic=True)).to_text() == module.to_text()
+
+
+@pytest.mark.parametrize(
+    "body",
+    ["return {foo = 1 : i64} %arg0 : tensor<2xf32>", "return {foo = 1 : i64}"],
+    ids=["operands", "no operands"],
+)
+def test_a_return_with_attributes_reads_back_what_it_prints(body):
+    """`func.return` is `attr-dict ($operands^ : type($operands))?`, as MLIR
+    prints it: the attributes come first, and the printed text reads back."""
+    results = " -> tensor<2xf32>" if "%" in body else ""
+    text = f"func.func @main(%arg0: tensor<2xf32>){results} {{\n  {body}\n}}"
+    module = parse_module(text)
+    (ret,) = module.functions[0].body.ops
+    assert ret.attributes["foo"].value == 1
+    assert parse_module(module.to_text()).to_text() == module.to_text()
+    assert body in module.to_text()

@@ -150,12 +150,13 @@ class ReturnOp(OpDef):
     pure = False
 
     def parse(self, p, name: str) -> Op:
+        attrs = p.optional_attr_dict()  # `attr-dict ($operands^ : type($operands))?`
         operands = p.operands_until(":") if p.peek("%") else []
         if operands:
             p.expect(":")
             types = p.types()
             _check_types(p, operands, types)
-        return p.make_op(name, operands, [], p.optional_attr_dict())
+        return p.make_op(name, operands, [], attrs)
 
     def print(self, op: Op, w) -> None:
         write_return(op, w)
