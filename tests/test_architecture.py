@@ -281,6 +281,32 @@ def test_the_import_graph_has_no_cycles() -> None:
     assert not cycles, "modules that import each other:\n" + "\n".join(cycles)
 
 
+def _init_imports(package: str) -> bool:
+    """Whether the `__init__` of `package` imports modules of its own."""
+    return any(
+        i.imported.startswith(package + ".") for i in _internal_imports() if i.importer == package
+    )
+
+
+def test_modules_import_their_siblings_by_full_name() -> None:
+    """`from shardonnay.cli import inputs` inside `shardonnay.cli.explain` goes
+    through the package's `__init__`, which imports `explain` itself: a cycle
+    the graph of submodules hides. Inside a package whose `__init__` imports
+    its modules, a module names a sibling in full
+    (`from shardonnay.cli.inputs import read_program`)."""
+    found = []
+    for name, path in _modules().items():
+        for node in ast.walk(_tree(name)):
+            if not isinstance(node, ast.ImportFrom) or node.level or not node.module:
+                continue
+            package = node.module
+            is_package = path.name != "__init__.py" and name.startswith(package + ".")
+            through = [a.name for a in node.names if f"{package}.{a.name}" in _modules()]
+            if is_package and package != PACKAGE and through and _init_imports(package):
+                found.append(f"{name}:{node.lineno} imports {through} through {package}")
+    assert not found, "\n".join(found)
+
+
 def test_shardonnay_modules_are_imported_at_module_level() -> None:
     hidden = [
         _describe(i)

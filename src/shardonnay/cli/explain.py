@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import argparse
 
-from shardonnay.cli import inputs
+from shardonnay.cli.inputs import (
+    add_input_format_option,
+    add_no_pipeline_option,
+    add_propagation_options,
+    read_program,
+    runs_pipeline,
+)
 from shardonnay.cli.progress_bar import add_quiet_option
 from shardonnay.errors import ShardonnayError
 from shardonnay.explain import explain_propagation
@@ -34,20 +40,20 @@ def add_command(commands: argparse._SubParsersAction) -> None:
     explain.add_argument(
         "--why-not", metavar="AXIS", help="say why mesh axis AXIS does not shard the value"
     )
-    inputs.add_propagation_options(explain)
-    inputs.add_no_pipeline_option(
+    add_propagation_options(explain)
+    add_no_pipeline_option(
         explain,
         help="explain Shardy's propagation pass alone (as 'propagate --no-pipeline') instead "
         "of sdy-propagation-pipeline",
     )
     add_quiet_option(explain)
-    inputs.add_input_format_option(explain)
+    add_input_format_option(explain)
     explain.set_defaults(run=run, command_parser=explain)
 
 
 def run(args: argparse.Namespace) -> int:
-    module = inputs.read_program(args)
-    pipeline = inputs.runs_pipeline(args)
+    module = read_program(args)
+    pipeline = runs_pipeline(args)
     explanation = explain_propagation(
         module, pipeline=pipeline, strategy=args.strategy, conservative=args.conservative
     )

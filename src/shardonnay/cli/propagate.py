@@ -5,7 +5,13 @@ from __future__ import annotations
 import argparse
 import sys
 
-from shardonnay.cli import inputs
+from shardonnay.cli.inputs import (
+    add_input_format_option,
+    add_no_pipeline_option,
+    add_propagation_options,
+    read_program,
+    runs_pipeline,
+)
 from shardonnay.cli.progress_bar import add_quiet_option
 from shardonnay.pipeline import propagation_pipeline
 from shardonnay.propagation.debugging.origin_attributes import propagate_with_origins
@@ -24,7 +30,7 @@ def add_command(commands: argparse._SubParsersAction) -> None:
         ),
     )
     propagate.add_argument("input", help="the program file ('-' for stdin)")
-    inputs.add_propagation_options(propagate)
+    add_propagation_options(propagate)
     propagate.add_argument(
         "--debug-origins",
         action="store_true",
@@ -37,7 +43,7 @@ def add_command(commands: argparse._SubParsersAction) -> None:
         help="note the steps that carried each axis (sdy.propagation_edges, as Shardy's "
         "debug-propagation-edge-sharding=true)",
     )
-    inputs.add_no_pipeline_option(
+    add_no_pipeline_option(
         propagate,
         help="run Shardy's propagation pass alone (sdy-<strategy>-propagate: open dims stay "
         "open, no import/export steps) instead of sdy-propagation-pipeline",
@@ -49,14 +55,14 @@ def add_command(commands: argparse._SubParsersAction) -> None:
         "value's source line",
     )
     add_quiet_option(propagate)
-    inputs.add_input_format_option(propagate)
+    add_input_format_option(propagate)
     propagate.set_defaults(run=run, command_parser=propagate)
 
 
 def run(args: argparse.Namespace) -> int:
-    module = inputs.read_program(args)
+    module = read_program(args)
     options = {"strategy": args.strategy, "conservative": args.conservative}
-    if inputs.runs_pipeline(args):
+    if runs_pipeline(args):
         result = propagation_pipeline(
             module, debug_origins=args.debug_origins, debug_edges=args.debug_edges, **options
         )
