@@ -98,6 +98,7 @@ def register(name: str, definition: OpDef, *, traits=()) -> OpDef:
     `traits`: those of `name` besides the definition's own `traits`."""
     _REGISTRY[name] = definition
     _TRAITS[name] = frozenset(traits)
+    _ALL_TRAITS.clear()
     return definition
 
 
@@ -111,6 +112,26 @@ def registered_traits(name: str) -> frozenset:
     """The traits given to `name` at registration (see `register`)."""
     _load()
     return _TRAITS.get(name, frozenset())
+
+
+# Every trait of an op name (its definition's and its own), as `all_traits`
+# found them; emptied whenever an op is registered.
+_ALL_TRAITS: dict[str, frozenset] = {}
+
+
+def all_traits(name: str) -> frozenset:
+    """Every trait of op `name`: its definition's `traits` and those given at
+    registration; none for an unregistered name. Kept per name, since
+    passes ask for every op they meet."""
+    found = _ALL_TRAITS.get(name)
+    if found is None:
+        _load()
+        found = _ALL_TRAITS[name] = (
+            _REGISTRY[name].traits | _TRAITS.get(name, frozenset())
+            if name in _REGISTRY
+            else frozenset()
+        )
+    return found
 
 
 def lookup(name: str) -> OpDef:

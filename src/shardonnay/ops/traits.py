@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, TypeVar
 import numpy as np
 
 from shardonnay.ir.element_values import identity
-from shardonnay.ops.registry import is_registered, lookup, registered_names, registered_traits
+from shardonnay.ops.registry import all_traits, registered_names
 
 if TYPE_CHECKING:
     from shardonnay.ir.core import Op
@@ -252,10 +252,6 @@ _Parametrised = TypeVar(
 # -- queries --------------------------------------------------------------------------------
 
 
-def _name(op_or_name: Op | str) -> str:
-    return op_or_name if isinstance(op_or_name, str) else op_or_name.name
-
-
 def traits_of(op_or_name: Op | str) -> frozenset:
     """Every trait of an op (or op name); none for an unregistered one.
 
@@ -264,16 +260,13 @@ def traits_of(op_or_name: Op | str) -> frozenset:
     >>> traits_of("stablehlo.return"), traits_of("my.unknown_op")
     (frozenset({TERMINATOR}), frozenset())
     """
-    name = _name(op_or_name)
-    if not is_registered(name):
-        return frozenset()
-    return lookup(name).traits | registered_traits(name)
+    return all_traits(op_or_name if isinstance(op_or_name, str) else op_or_name.name)
 
 
 def has_trait(op_or_name: Op | str, trait: Trait | type) -> bool:
     """Whether the op has `trait`: a `Trait` member, or a class of
     parametrised traits (`Combiner`) for "has one of these"."""
-    found = traits_of(op_or_name)
+    found = all_traits(op_or_name if isinstance(op_or_name, str) else op_or_name.name)
     if isinstance(trait, Trait):
         return trait in found
     return any(isinstance(t, trait) for t in found)
