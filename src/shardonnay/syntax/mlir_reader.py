@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import gc
 import re
+from dataclasses import dataclass
 from typing import Any
 
 from shardonnay.collectives.attributes import AXIS_LIST_KEYWORDS, read_axis_list_attr
@@ -102,6 +103,7 @@ class Parser(TypeReader):
         "_barrier",
         "_depth_base",
         "_scopes",
+        "_templates",
         "default_dialects",
         "forward",
         "num_results",
@@ -115,6 +117,7 @@ class Parser(TypeReader):
         self.default_dialects: list[str | None] = [None]
         self.num_results = 0
         self._depth_base = 0  # 1 inside `module { ... }`, whose region does not count
+        self._templates: dict[tuple, _OpTemplate] = {}
 
     # -- values --------------------------------------------------------------------
 
@@ -382,14 +385,41 @@ class Parser(TypeReader):
         return Op(name, operands, result_types, attributes, regions)
 
     def op(self) -> Op:
-        """One op, with its results bound to the names before `=`."""
+        """One op, with its results bound to the names before `=`.
+
+        An op on a line of its own whose text, but for its operand names, is
+        that of an op read before (see `_OpTemplate`) is built from that op
+        without reading its text again.
+        """
         self.skip_space()
+        text = self.text
         defs: list[tuple[str, int, int]] = []
-        fast = _RESULT_DEF.match(self.text, self.pos)
+        fast = _RESULT_DEF.match(text, self.pos)
+        key = None
         if fast is not None:  # the frequent `%name = ` or `%name:2 = `
             defs.append((fast.group(1), int(fast.group(2) or 1), self.pos))
             self.pos = fast.end()
-        elif self.text.startswith("%", self.pos):
+        if fast is not None or not text.startswith("%", self.pos):
+            start = self.pos
+            eol = text.find("\n", start)
+            if eol < 0:
+                eol = len(text)
+            if eol - start <= _TEMPLATE_LINE_LIMIT:
+                parts = _USE_SPLIT.split(text[start:eol])
+                key = (
+                    self.default_dialects[-1],
+                    defs[0][1] if defs else -1,
+                    len(self._scopes) - self._depth_base,
+                    *parts[::2],
+                )
+                template = self._templates.get(key)
+                if template is not None:
+                    op = self._from_template(template, parts[1::2], eol)
+                    if op is not None:
+                        if defs:
+                            self.define(defs[0][0], op.results, defs[0][2])
+                        return op
+        elif text.startswith("%", self.pos):
             while True:
                 self.skip_space()
                 start = self.pos
@@ -427,11 +457,67 @@ class Parser(TypeReader):
             op = definition.parse(self, name)
             self.num_results = saved
         op.location = self._optional_location()
+        if key is not None:
+            self._record_template(key, op, parts[1::2], eol)
         i = 0
         for name, n, pos in defs:
             self.define(name, op.results[i : i + n], pos)
             i += n
         return op
+
+    def _from_template(self, template: _OpTemplate, uses: list[str], eol: int) -> Op | None:
+        """The op of the line that ends at `eol`, whose text but for its
+        operands `uses` is that of `template`'s; None (read the line) where
+        an operand is not yet defined or has another type than there, or
+        where the next line does not start a new op or close the region."""
+        text = self.text
+        after = _SPACE.match(text, eol).end()
+        if text[after : after + 1] not in _AFTER_LINE:
+            return None
+        operands = []
+        for use, t in zip(uses, template.operand_types, strict=True):
+            value = self._visible(use)
+            if value is None or (value.type is not t and value.type != t):
+                return None
+            operands.append(value)
+        self.pos = after
+        return template.instantiate(operands)
+
+    def _record_template(self, key: tuple, op: Op, uses: list[str], eol: int) -> None:
+        """Keeps `op`, just read from the line that ends at `eol`, as the
+        template of the lines that differ from it only in operand names.
+
+        Only an op whose text fills its line (then a new op or a region's
+        end follows), whose operands are its `uses` in their order, all
+        distinct (so each operand comes from one place in the text), and
+        whose attributes hold no mutable dictionary can be one."""
+        text = self.text
+        after = _SPACE.match(text, eol).end()
+        if (
+            len(self._templates) >= _MAX_TEMPLATES
+            or _SPACE.match(text, self.pos).end() != after
+            or text[after : after + 1] not in _AFTER_LINE
+        ):
+            return
+        operands = op._operands
+        if len(uses) != len(operands) or len(set(map(id, operands))) != len(operands):
+            return
+        for use, value in zip(uses, operands, strict=True):
+            if self._visible(use) is not value:
+                return
+        if all(_shareable(v) for inner in op.walk() for v in inner.attributes.values()):
+            self._templates[key] = _OpTemplate.of(op)
+
+    def _visible(self, use: str) -> Value | None:
+        """The value `%name` or `%name#k` names here, or None where none is
+        defined (yet) or it has fewer results."""
+        name, hash_sign, index = use[1:].partition("#")
+        i = int(index) if hash_sign else 0
+        for scope in reversed(self._scopes[self._barrier :]):
+            values = scope.get(name)
+            if values is not None:
+                return values[i] if i < len(values) else None
+        return None
 
     def generic_op(self) -> Op:
         """`"name"(operands) <{props}> (regions) {attrs} : (types) -> results`."""
@@ -664,6 +750,66 @@ def _element_bytes(element_type: str) -> int:
 
 _HEX_BODY = re.compile(r'"0x[0-9A-Fa-f]*"')
 _DENSE_CACHE: dict[tuple[str, TensorType], str] = {}
+
+
+@dataclass(frozen=True, slots=True)
+class _OpTemplate:
+    """An op read from a line, less its operands: every line of the same
+    text but for the operand names (in the same region depth and default
+    dialect, naming as many results) reads as the same op over other
+    operands of the same types, so the reader builds that op instead of
+    reading the line. `prototype` is the op read, cloned when it has regions
+    (a `reduce` whose body `applies` an op); attributes are immutable values,
+    shared as the reader's attribute cache shares them."""
+
+    name: str
+    operand_types: tuple[Type, ...]
+    result_types: tuple[Type, ...]
+    attributes: dict[str, Any]
+    inherent: frozenset[str] | None
+    location: str | None
+    prototype: Op | None
+
+    @classmethod
+    def of(cls, op: Op) -> _OpTemplate:
+        return cls(
+            op.name,
+            tuple(v.type for v in op._operands),
+            tuple(op.result_types),
+            dict(op.attributes),
+            op.inherent,
+            op.location,
+            op if op.regions else None,
+        )
+
+    def instantiate(self, operands: list[Value]) -> Op:
+        if self.prototype is not None:
+            return self.prototype.clone(dict(zip(self.prototype._operands, operands, strict=True)))
+        return Op(
+            self.name,
+            operands,
+            self.result_types,
+            self.attributes,
+            location=self.location,
+            inherent=self.inherent,
+        )
+
+
+def _shareable(value: Any) -> bool:
+    """Whether ops may share the attribute value (not a dictionary, nor an
+    array holding one)."""
+    if isinstance(value, tuple):
+        return all(_shareable(v) for v in value)
+    return not isinstance(value, dict | list)
+
+
+# Operand names split a line into the text of its template and its operands.
+_USE_SPLIT = re.compile(r"(%[A-Za-z0-9_$.\-]+(?:#\d+)?)")
+# What may follow an op line read from a template: an op with results, the
+# end of a region, a block label, or the end of the text.
+_AFTER_LINE = frozenset(("%", "}", "^", ""))
+_TEMPLATE_LINE_LIMIT = 4096
+_MAX_TEMPLATES = 10_000
 
 
 def _unwrap_generic_module(op: Op) -> Module:
