@@ -351,6 +351,11 @@ PASSES: Mapping[str, RegisteredPass] = {
             {"keep-redundant-reshards": _FALSE},
         ),
         RegisteredPass(
+            "sdy-resolve-permutation-factors",
+            export_passes.sdy_resolve_permutation_factors,
+            {"enable-halo-exchange": "true"},
+        ),
+        RegisteredPass(
             "sdy-convert-global-to-local",
             _convert_global_to_local,
             {

@@ -45,7 +45,7 @@ reshard that adds unreduced axes into `*_to_unreduced` collectives
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from shardonnay.axes import AxisRef
 from shardonnay.collectives.axis_lists import mesh_ordered
@@ -93,7 +93,7 @@ from shardonnay.propagation.projection import (
 from shardonnay.sharding import TensorSharding
 from shardonnay.sharding_rule import OpShardingRule, TensorMapping
 
-__all__ = ["insert_explicit_reshards"]
+__all__ = ["insert_explicit_reshards", "reshard_factors"]
 
 
 def insert_explicit_reshards(module: Module, *, full_version: bool) -> Module:
@@ -105,14 +105,57 @@ def insert_explicit_reshards(module: Module, *, full_version: bool) -> Module:
     return module
 
 
+def reshard_factors(
+    module: Module, op: Op, rule: OpShardingRule, axes: Callable[[int, Mesh], Axes | None]
+) -> None:
+    """Gives each factor `f` of `op`'s `rule` the axes `axes(f, mesh)` (None:
+    keeps it as it is) on every tensor it is in, on the mesh `op`'s shardings
+    share, as Shardy's `insertExplicitReshards` does with an updated
+    projection: the operands that changed are resharded before `op`, the
+    results that changed take their new sharding and are resharded back
+    after it. Nothing happens when the shardings share no mesh or it is
+    maximal."""
+    owner = _FunctionPass(module, None, full_version=True)
+    in_shardings = [sharding_of(v) for v in op.operands]
+    out_shardings = [sharding_of(v) for v in op.results]
+    mesh_name = owner._common_mesh_name([*in_shardings, *out_shardings])
+    if mesh_name is None:
+        return
+    mesh = owner.meshes[mesh_name]
+    projection = ShardingProjection.build(
+        in_shardings, out_shardings, rule, mesh, closed_if_missing=True
+    )
+    updated_operands = [False] * len(in_shardings)
+    updated_results = [False] * len(out_shardings)
+    for f in range(rule.num_factors):
+        new_axes = axes(f, mesh)
+        if new_axes is None:
+            continue
+        for flags, tensors in (
+            (updated_operands, projection.operands),
+            (updated_results, projection.results),
+        ):
+            for i, tensor in enumerate(tensors):
+                sharding = tensor.factors.get(f)
+                if sharding is None:
+                    continue
+                if list(sharding.axes) != list(new_axes) or sharding.overflow_axes:
+                    sharding.axes, sharding.overflow_axes = list(new_axes), []
+                    flags[i] = True
+    if any(updated_operands) or any(updated_results):
+        settle = _OpSettlement(owner, op, rule, projection, in_shardings, out_shardings, mesh_name)
+        settle.reshard(updated_operands, updated_results)
+
+
 class _FunctionPass:
-    def __init__(self, module: Module, func: Func, full_version: bool):
+    def __init__(self, module: Module, func: Func | None, full_version: bool):
         self.module = module
         self.meshes: dict[str, Mesh] = module.meshes
         self.func = func
         self.full_version = full_version
 
     def run(self) -> None:
+        assert self.func is not None  # (None only for `reshard_factors`, which settles one op)
         for op in self.func.body.walk_post_order():
             if not has_trait(op, TERMINATOR):
                 self.visit(op)

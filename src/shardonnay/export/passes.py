@@ -24,10 +24,15 @@ from __future__ import annotations
 
 from shardonnay.errors import PartitionError
 from shardonnay.export.explicit_reshards import insert_explicit_reshards
+from shardonnay.export.permutation_factors import resolve_permutation_factors
 from shardonnay.export.reshard_to_collectives import reshard_to_collectives
 from shardonnay.ir.core import Module
 
-__all__ = ["sdy_insert_explicit_reshards", "sdy_reshard_to_collectives"]
+__all__ = [
+    "sdy_insert_explicit_reshards",
+    "sdy_reshard_to_collectives",
+    "sdy_resolve_permutation_factors",
+]
 
 
 def sdy_insert_explicit_reshards(module: Module, options: dict[str, str]) -> Module:
@@ -45,3 +50,10 @@ def sdy_reshard_to_collectives(module: Module, options: dict[str, str]) -> Modul
             "(keep-redundant-reshards=false)"
         )
     return reshard_to_collectives(module)
+
+
+def sdy_resolve_permutation_factors(module: Module, options: dict[str, str]) -> Module:
+    """`sdy-resolve-permutation-factors{enable-halo-exchange}` (see
+    `shardonnay.export.permutation_factors`)."""
+    halo = options.get("enable-halo-exchange", "true") == "true"
+    return resolve_permutation_factors(module.copy(), halo_exchange=halo)

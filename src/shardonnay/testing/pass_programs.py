@@ -102,6 +102,10 @@ PASS_PIPELINES: dict[str, PassCase] = {
         "sdy-propagation-pipeline,func.func(sdy-insert-explicit-reshards"
         "{enable-full-version=true}),func.func(sdy-reshard-to-collectives)"
     ),
+    "sdy-resolve-permutation-factors": PassCase(
+        "sdy-propagation-pipeline,func.func(sdy-insert-explicit-reshards"
+        "{enable-full-version=true}),sdy-resolve-permutation-factors"
+    ),
     "canonicalize": PassCase(f"{PROPAGATE},canonicalize"),
 }
 
