@@ -102,6 +102,13 @@ FUNCTION_LEVEL_ALLOWED: dict[tuple[str, str], str] = {}
 IMPORTS_BY_NAME_ALLOWED: dict[str, str] = {
     "shardonnay.ops.registry": "the registry loads the op families (the modules beside it, "
     "each registering its ops) on the first lookup, so that it sits below them",
+    "shardonnay.ir.core": "the first module printed loads the MLIR writer of the syntax layer "
+    "(ir.core.WRITER_MODULE), which prints ops through their definitions built on the IR",
+    "shardonnay": "the package root loads each public name's module on first use (PEP 562), "
+    "so that `import shardonnay` runs no module of the package; its `_EXPORTS` table names "
+    "them and its TYPE_CHECKING imports spell the same names out (tests/test_package_root.py)",
+    "shardonnay.cli": "the command line loads the module of the chosen command only "
+    "(its `COMMANDS` table), so that `shardonnay --help` and `shardonnay fmt` start fast",
 }
 
 # Tables of op names allowed outside `shardonnay.ops`: "module.TABLE" -> why.

@@ -411,10 +411,10 @@ def test_per_value_in_and_out_shardings_use_operand_and_result_shapes():
         verify(b.module)
 
 
-def test_modules_print_through_the_writer_the_package_installs():
-    """`Module.to_text` and `str` write with the `ModuleWriter` handed down to
-    the IR: `import shardonnay` installs the MLIR writer, which sits above the
-    op definitions that give each op its custom form."""
+def test_modules_print_through_the_installed_writer():
+    """`Module.to_text` and `str` write with the installed `ModuleWriter`: the
+    MLIR writer (which sits above the op definitions that give each op its
+    custom form) until another is installed."""
     from shardonnay.ir.core import install_module_writer
     from shardonnay.syntax.mlir_writer import write_module
 

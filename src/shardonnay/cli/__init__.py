@@ -22,34 +22,53 @@ caret for syntax errors) and exit with status 1, without a traceback.
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import signal
 import sys
 import warnings
 from collections.abc import Sequence
+from dataclasses import dataclass
+from types import ModuleType
 
 from shardonnay import __version__
-from shardonnay.cli import (
-    convert,
-    explain,
-    fmt,
-    layout,
-    onnx,
-    opt,
-    partition,
-    propagate,
-    run,
-    show,
-)
 from shardonnay.cli.progress_bar import progress_on_stderr
 from shardonnay.errors import ShardonnayError
 
-#: The commands, in the order `--help` lists them; each module adds its sub-parser.
-COMMANDS = (layout, fmt, run, propagate, explain, show, opt, partition, convert, onnx)
+
+@dataclass(frozen=True)
+class Command:
+    """A subcommand: its `name`, the one-line `help` that `shardonnay --help`
+    lists, and the module `shardonnay.cli.<name>` that adds its arguments
+    (`add_arguments(parser)`, which sets the parser's `run`). Only the chosen
+    command's module is imported, so `--help` and a light command such as `fmt`
+    do not load the partitioner, the runtime or the pictures."""
+
+    name: str
+    help: str
+
+    def module(self) -> ModuleType:
+        return importlib.import_module(f"{__name__}.{self.name}")
+
+
+#: The commands, in the order `--help` lists them.
+COMMANDS = (
+    Command("layout", "show which part of a tensor each device holds"),
+    Command("fmt", "parse a program and print it in MLIR's form"),
+    Command("run", "run a function on random inputs and summarize its outputs"),
+    Command("propagate", "propagate the shardings of a program and print it"),
+    Command("explain", "show where the propagated sharding of a value came from"),
+    Command("show", "draw how a tensor lies on its mesh"),
+    Command("opt", "run Shardy passes on a program, like sdy_opt"),
+    Command("partition", "partition a program and print the program of one device"),
+    Command("convert", "translate shardings and annotated modules between languages"),
+    Command("onnx", "check, infer and show the sharding specs of an ONNX model"),
+)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = _parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = _parser(_chosen(argv))
     args = parser.parse_args(argv)
     if args.command is None:
         parser.print_help()
@@ -87,7 +106,15 @@ def _print_warning(message, category, filename, lineno, file=None, line=None) ->
     print(f"warning: {message}", file=sys.stderr)
 
 
-def _parser() -> argparse.ArgumentParser:
+def _chosen(argv: Sequence[str]) -> str | None:
+    """The command `argv` names: its first word that is not an option (the
+    options before the command take no value)."""
+    return next((word for word in argv if not word.startswith("-")), None)
+
+
+def _parser(chosen: str | None) -> argparse.ArgumentParser:
+    """The parser of the command line; of the commands, only `chosen` gets its
+    arguments (the others are listed, and never parse)."""
     parser = argparse.ArgumentParser(
         prog="shardonnay",
         description="Axis-based tensor sharding on named device meshes (Shardy's model).",
@@ -95,5 +122,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"shardonnay {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     for command in COMMANDS:
-        command.add_command(commands)
+        sub = commands.add_parser(command.name, help=command.help)
+        if command.name == chosen:
+            command.module().add_arguments(sub)
     return parser

@@ -138,18 +138,15 @@ SHARDING_FORMATS: dict[str, ShardingFormat] = {
 # -- the command ------------------------------------------------------------------------
 
 
-def add_command(commands: argparse._SubParsersAction) -> None:
-    convert = commands.add_parser(
-        "convert",
-        help="translate shardings and annotated modules between languages",
-        description=(
-            "Translate a module file, or one sharding given with --sharding, from one sharding "
-            "language to another. Modules: "
-            + "; ".join(f"{name}: {f.describe}" for name, f in MODULE_FORMATS.items())
-            + ". Shardings: "
-            + "; ".join(f"{name}: {f.describe}" for name, f in SHARDING_FORMATS.items())
-            + "."
-        ),
+def add_arguments(convert: argparse.ArgumentParser) -> None:
+    """The arguments of `shardonnay convert` (its one-line help is in `cli.COMMANDS`)."""
+    convert.description = (
+        "Translate a module file, or one sharding given with --sharding, from one sharding "
+        "language to another. Modules: "
+        + "; ".join(f"{name}: {f.describe}" for name, f in MODULE_FORMATS.items())
+        + ". Shardings: "
+        + "; ".join(f"{name}: {f.describe}" for name, f in SHARDING_FORMATS.items())
+        + "."
     )
     convert.add_argument("input", nargs="?", help="the module file ('-' for stdin)")
     convert.add_argument("--from", dest="source", required=True, help="the input's language")

@@ -16,20 +16,17 @@ from shardonnay.errors import ShardonnayError
 from shardonnay.explain import explain_propagation
 
 
-def add_command(commands: argparse._SubParsersAction) -> None:
-    explain = commands.add_parser(
-        "explain",
-        help="show where the propagated sharding of a value came from",
-        description=(
-            "Propagate the shardings of an MLIR program and print, for one value (named as "
-            "'shardonnay propagate' prints it: '%12' in @main, 'relu:%1' in @relu; with "
-            "--no-pipeline, as 'shardonnay propagate --no-pipeline' prints it), its source "
-            "line where the text has debug locations, its sharding and, "
-            "for each axis, the annotation it came from and the ops that carried it (split or "
-            "merged sub-axes, data-flow edges, named and manual computations, sharding groups, "
-            "user-priority rounds), where its replicated and unreduced axes came from, and "
-            "Shardy's sharding origins; or, with --why-not, why an axis does not shard it."
-        ),
+def add_arguments(explain: argparse.ArgumentParser) -> None:
+    """The arguments of `shardonnay explain` (its one-line help is in `cli.COMMANDS`)."""
+    explain.description = (
+        "Propagate the shardings of an MLIR program and print, for one value (named as "
+        "'shardonnay propagate' prints it: '%12' in @main, 'relu:%1' in @relu; with "
+        "--no-pipeline, as 'shardonnay propagate --no-pipeline' prints it), its source "
+        "line where the text has debug locations, its sharding and, "
+        "for each axis, the annotation it came from and the ops that carried it (split or "
+        "merged sub-axes, data-flow edges, named and manual computations, sharding groups, "
+        "user-priority rounds), where its replicated and unreduced axes came from, and "
+        "Shardy's sharding origins; or, with --why-not, why an axis does not shard it."
     )
     explain.add_argument("input", help="the program file ('-' for stdin)")
     explain.add_argument(

@@ -9,12 +9,9 @@ from shardonnay.cli.inputs import read_modules
 from shardonnay.ir.verifier import verify
 
 
-def add_command(commands: argparse._SubParsersAction) -> None:
-    fmt = commands.add_parser(
-        "fmt",
-        help="parse a program and print it in MLIR's form",
-        description="Parse an MLIR program (StableHLO + sdy) and print it as MLIR prints it.",
-    )
+def add_arguments(fmt: argparse.ArgumentParser) -> None:
+    """The arguments of `shardonnay fmt` (its one-line help is in `cli.COMMANDS`)."""
+    fmt.description = "Parse an MLIR program (StableHLO + sdy) and print it as MLIR prints it."
     fmt.add_argument("input", help="the program file ('-' for stdin)")
     fmt.add_argument("--generic", action="store_true", help="print ops in the generic form")
     fmt.add_argument(

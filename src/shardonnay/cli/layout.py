@@ -15,15 +15,12 @@ from shardonnay.syntax.cursor import Cursor
 _TENSOR_TYPE = re.compile(r"tensor<((?:\d+x)*)[a-z][a-z0-9]*>")
 
 
-def add_command(commands: argparse._SubParsersAction) -> None:
-    layout = commands.add_parser(
-        "layout",
-        help="show which part of a tensor each device holds",
-        description=(
-            "Show which region of a tensor each device holds under a sharding. Either read a "
-            "file of `sdy.mesh @name = <...>` declarations and `tensor<...> #sdy.sharding<...>` "
-            "lines, or give one sharding with --shape (and --mesh unless it inlines its mesh)."
-        ),
+def add_arguments(layout: argparse.ArgumentParser) -> None:
+    """The arguments of `shardonnay layout` (its one-line help is in `cli.COMMANDS`)."""
+    layout.description = (
+        "Show which region of a tensor each device holds under a sharding. Either read a "
+        "file of `sdy.mesh @name = <...>` declarations and `tensor<...> #sdy.sharding<...>` "
+        "lines, or give one sharding with --shape (and --mesh unless it inlines its mesh)."
     )
     layout.add_argument("input", help="a file ('-' for stdin), or a sharding with --shape")
     layout.add_argument("--shape", help="tensor shape like 8x6 (the input is then a sharding)")

@@ -21,16 +21,13 @@ from shardonnay.mesh import Mesh
 from shardonnay.pictures import visualize
 
 
-def add_command(commands: argparse._SubParsersAction) -> None:
-    onnx = commands.add_parser(
-        "onnx",
-        help="check, infer and show the sharding specs of an ONNX model",
-        description=(
-            "Sharding specs of ONNX models (the onnx extra): 'check' applies the ONNX sharding "
-            "formalism's validity rules to every node, 'infer' completes the specs (by "
-            "shardonnay's propagation over the graph, or --formalism: the proposal's own "
-            "inference) and writes the model, 'show' draws how one tensor lies on the devices."
-        ),
+def add_arguments(onnx: argparse.ArgumentParser) -> None:
+    """The arguments of `shardonnay onnx` (its one-line help is in `cli.COMMANDS`)."""
+    onnx.description = (
+        "Sharding specs of ONNX models (the onnx extra): 'check' applies the ONNX sharding "
+        "formalism's validity rules to every node, 'infer' completes the specs (by "
+        "shardonnay's propagation over the graph, or --formalism: the proposal's own "
+        "inference) and writes the model, 'show' draws how one tensor lies on the devices."
     )
     actions = onnx.add_subparsers(dest="action", metavar="ACTION", required=True)
 

@@ -11,19 +11,16 @@ from shardonnay.passes import known_passes, run_pipeline
 from shardonnay.propagation.debugging.origin_attributes import with_debug_origins
 
 
-def add_command(commands: argparse._SubParsersAction) -> None:
+def add_arguments(opt: argparse.ArgumentParser) -> None:
+    """The arguments of `shardonnay opt` (its one-line help is in `cli.COMMANDS`)."""
     description = (
         "Run a pipeline of Shardy's passes, named as Shardy names them, on an MLIR program "
         "and print the result, e.g. --pass-pipeline "
         "'builtin.module(func.func(sdy-populate-op-sharding-rules))'."
     )
-    opt = commands.add_parser(
-        "opt",
-        help="run Shardy passes on a program, like sdy_opt",
-        description="\n".join(textwrap.wrap(description, 79, break_on_hyphens=False)),
-        epilog="passes:\n" + "\n".join(f"  {name}" for name in known_passes()),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    opt.description = "\n".join(textwrap.wrap(description, 79, break_on_hyphens=False))
+    opt.epilog = "passes:\n" + "\n".join(f"  {name}" for name in known_passes())
+    opt.formatter_class = argparse.RawDescriptionHelpFormatter
     opt.add_argument("input", help="the program file ('-' for stdin)")
     opt.add_argument("--pass-pipeline", required=True, help="'builtin.module(PASS, ...)'")
     opt.add_argument(

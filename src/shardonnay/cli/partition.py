@@ -15,10 +15,10 @@ from shardonnay.ir.naming import output_names
 from shardonnay.ir.types import TensorType
 from shardonnay.ir.verifier import verify
 from shardonnay.partitioner.analysis.report import report_of
-from shardonnay.partitioner.local.combined_collectives import combine_all_reduces
 from shardonnay.partitioner.local.convert import convert_global_to_local
 from shardonnay.partitioner.placement import device_count
 from shardonnay.partitioner.program import explicit_collectives, propagated_program
+from shardonnay.partitioner.scattered_reductions import improve_collectives
 from shardonnay.runtime import interpreter
 from shardonnay.runtime.check import check
 from shardonnay.runtime.numerics import (
@@ -32,16 +32,13 @@ from shardonnay.runtime.numerics import (
 from shardonnay.runtime.pjrt import host_devices_for, run_on_devices
 
 
-def add_command(commands: argparse._SubParsersAction) -> None:
-    partition = commands.add_parser(
-        "partition",
-        help="partition a program and print the program of one device",
-        description=(
-            "Propagate the shardings of an MLIR program, partition it as Shardy does (explicit "
-            "reshards, reshards to collectives) and print the program every device runs, with "
-            "StableHLO collectives. The report and the comparison print after it as '//' "
-            "comments."
-        ),
+def add_arguments(partition: argparse.ArgumentParser) -> None:
+    """The arguments of `shardonnay partition` (its one-line help is in `cli.COMMANDS`)."""
+    partition.description = (
+        "Propagate the shardings of an MLIR program, partition it as Shardy does (explicit "
+        "reshards, reshards to collectives) and print the program every device runs, with "
+        "StableHLO collectives. The report and the comparison print after it as '//' "
+        "comments."
     )
     partition.add_argument("input", help="the program file ('-' for stdin)")
     partition.add_argument(
@@ -166,7 +163,7 @@ def run(args: argparse.Namespace) -> int:
         propagated = propagated_program(module, propagate=propagate, max_devices=args.max_devices)
         explicit = explicit_collectives(propagated, propagate=False, max_devices=args.max_devices)
         local = convert_global_to_local(explicit, max_devices=args.max_devices)
-        combine_all_reduces(local)  # as partition() does
+        improve_collectives(local)  # as partition() does
     if args.json:
         report = report_of(module, explicit, local, propagated=propagated)
         print(json.dumps(report.to_json()))

@@ -18,16 +18,13 @@ from shardonnay.propagation.debugging.origin_attributes import propagate_with_or
 from shardonnay.propagation.driver import propagate
 
 
-def add_command(commands: argparse._SubParsersAction) -> None:
-    propagate = commands.add_parser(
-        "propagate",
-        help="propagate the shardings of a program and print it",
-        description=(
-            "Propagate the shardings of an MLIR program (function arguments and results, "
-            "sharding constraints, sharding groups) to every value, with Shardy's semantics, "
-            "and print the program. Runs Shardy's sdy-propagation-pipeline (--no-pipeline: "
-            "the propagation pass alone)."
-        ),
+def add_arguments(propagate: argparse.ArgumentParser) -> None:
+    """The arguments of `shardonnay propagate` (its one-line help is in `cli.COMMANDS`)."""
+    propagate.description = (
+        "Propagate the shardings of an MLIR program (function arguments and results, "
+        "sharding constraints, sharding groups) to every value, with Shardy's semantics, "
+        "and print the program. Runs Shardy's sdy-propagation-pipeline (--no-pipeline: "
+        "the propagation pass alone)."
     )
     propagate.add_argument("input", help="the program file ('-' for stdin)")
     add_propagation_options(propagate)

@@ -14,15 +14,12 @@ from shardonnay.runtime.interpreter import random_inputs, run
 from shardonnay.syntax.mlir_reader import parse_module
 
 
-def add_command(commands: argparse._SubParsersAction) -> None:
-    run = commands.add_parser(
-        "run",
-        help="run a function on random inputs and summarize its outputs",
-        description=(
-            "Run a function of an MLIR program with the reference interpreter on random "
-            "inputs (normal floats, small integers) and print each output's shape, dtype, "
-            "sum and a hash of its bytes."
-        ),
+def add_arguments(run: argparse.ArgumentParser) -> None:
+    """The arguments of `shardonnay run` (its one-line help is in `cli.COMMANDS`)."""
+    run.description = (
+        "Run a function of an MLIR program with the reference interpreter on random "
+        "inputs (normal floats, small integers) and print each output's shape, dtype, "
+        "sum and a hash of its bytes."
     )
     run.add_argument("input", help="the program file ('-' for stdin)")
     run.add_argument("--seed", type=seed, default=0, help="seed of the random inputs (>= 0)")

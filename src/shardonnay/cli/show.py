@@ -14,17 +14,14 @@ from shardonnay.sharding import TensorSharding
 from shardonnay.syntax.mlir_reader import parse_module
 
 
-def add_command(commands: argparse._SubParsersAction) -> None:
-    show = commands.add_parser(
-        "show",
-        help="draw how a tensor lies on its mesh",
-        description=(
-            "Draw the blocks of a tensor and the devices holding each, for two of its dims: "
-            "coloured blocks in a terminal, or an image with --png/--svg (needs matplotlib: "
-            "the viz extra). Either a value of a program, named as 'shardonnay propagate' "
-            "prints it ('%%3', 'relu:%%1'), or one sharding with --shape (and --mesh unless it "
-            "inlines its mesh)."
-        ),
+def add_arguments(show: argparse.ArgumentParser) -> None:
+    """The arguments of `shardonnay show` (its one-line help is in `cli.COMMANDS`)."""
+    show.description = (
+        "Draw the blocks of a tensor and the devices holding each, for two of its dims: "
+        "coloured blocks in a terminal, or an image with --png/--svg (needs matplotlib: "
+        "the viz extra). Either a value of a program, named as 'shardonnay propagate' "
+        "prints it ('%%3', 'relu:%%1'), or one sharding with --shape (and --mesh unless it "
+        "inlines its mesh)."
     )
     show.add_argument("input", help="the program file ('-' for stdin), or a sharding with --shape")
     show.add_argument("value", nargs="?", help="the value, e.g. '%%3' or 'relu:%%1'")

@@ -19,6 +19,7 @@ the mutators here keep those use-lists exact:
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Protocol
 
@@ -525,9 +526,7 @@ class Module:
         """The MLIR text of this module (`generic`: every op in MLIR's generic
         form; `debug_info`: with locations), written by the installed
         `ModuleWriter` (see `install_module_writer`)."""
-        if _module_writer is None:
-            raise IRError("no module writer is installed: import shardonnay first")
-        return _module_writer(self, generic=generic, debug_info=debug_info)
+        return _writer()(self, generic=generic, debug_info=debug_info)
 
     def __str__(self) -> str:
         return self.to_text()
@@ -564,30 +563,42 @@ class ModuleWriter(Protocol):
 
     Printing an op asks its definition (`shardonnay.ops`) for its custom form,
     and the op definitions are built on this IR, so the IR cannot import the
-    writer: it is handed down once. The contract: `import shardonnay` (which
-    every `import shardonnay.x` runs first) installs
-    `shardonnay.syntax.mlir_writer.write_module`; nothing else installs one.
+    writer. The contract: the first module printed loads
+    `shardonnay.syntax.mlir_writer` by name (`WRITER_MODULE`) and its
+    `write_module` becomes the writer, as the op registry loads the op
+    families on its first lookup; `install_module_writer` replaces it.
     """
 
     def __call__(self, module: Module, *, generic: bool, debug_info: bool) -> str: ...
 
 
+#: The module whose `write_module` prints modules unless another writer is installed.
+WRITER_MODULE = "shardonnay.syntax.mlir_writer"
+
 _module_writer: ModuleWriter | None = None
 
 
-def install_module_writer(writer: ModuleWriter) -> ModuleWriter | None:
+def _writer() -> ModuleWriter:
+    """The installed writer, `WRITER_MODULE`'s `write_module` at first."""
+    global _module_writer
+    if _module_writer is None:
+        _module_writer = importlib.import_module(WRITER_MODULE).write_module
+    return _module_writer
+
+
+def install_module_writer(writer: ModuleWriter) -> ModuleWriter:
     """Makes `writer` the one `Module.to_text` and `str(module)` use; returns
-    the one it replaces (None at first).
+    the one it replaces (the MLIR writer at first).
 
     >>> m = Module(name="m")
     >>> previous = install_module_writer(lambda module, **options: f"<{module.name}>")
     >>> str(m)
     '<m>'
-    >>> install_module_writer(previous) is not None
-    True
+    >>> install_module_writer(previous).__name__
+    '<lambda>'
     >>> str(m)
     'module @m {\\n}\\n'
     """
     global _module_writer
-    previous, _module_writer = _module_writer, writer
+    previous, _module_writer = _writer(), writer
     return previous

@@ -262,8 +262,9 @@ def write_module(module: Module, *, generic: bool = False, debug_info: bool = Fa
     """The text of `module`, as `mlir::Module::print` writes it (an `IRError`
     for regions nested deeper than the writer recurses: `check_nesting`).
 
-    The package root installs it as the IR's `ModuleWriter`, so that
-    `module.to_text()` and `str(module)` write with it.
+    The IR loads it as its `ModuleWriter` (`ir.core.WRITER_MODULE`) when the
+    first module is printed, so that `module.to_text()` and `str(module)`
+    write with it.
     """
     check_nesting(module)
     printer = OpPrinter(generic=generic, debug_info=debug_info)
