@@ -122,6 +122,11 @@ class OpPrinter:
     Custom printers write everything after the op name (starting with a space)
     with `write`, `operand`, `operands`, `type`, `attr`, `attr_dict`,
     `functional_type` and `region`.
+
+    Nothing changes the IR while it prints, so the text of an attribute
+    entry and of a function type is written once per printer and looked up
+    by the identity of its values after that (`_entries`, `_function_types`,
+    which hold the values so that their identities stay theirs).
     """
 
     def __init__(self, *, generic: bool = False, debug_info: bool = False):
@@ -131,6 +136,8 @@ class OpPrinter:
         self.indent = 0
         self.names = _Names(generic)
         self.default_dialects: list[str | None] = [None]
+        self._entries: dict[tuple[str | None, int], tuple[Any, str]] = {}
+        self._function_types: dict[tuple[int | None, ...], tuple[Any, str]] = {}
 
     # -- the vocabulary of custom printers --------------------------------------------------
 
@@ -140,12 +147,16 @@ class OpPrinter:
     def name(self, value: Value) -> str:
         """`%name` of a value as used."""
         ids = self.names.ids
-        if value.is_block_argument or value.index == 0:
+        defining = value.defining
+        if value.index == 0 or isinstance(defining, Block):
             name = "%" + ids.get(value, "<<UNKNOWN>>")
-            results = value.defining.results if isinstance(value.defining, Op) else ()
-            # Result 0 of a result group `%0:2` is used as `%0#0`.
-            return name + "#0" if len(results) > 1 and results[1] not in ids else name
-        first = value.defining.results[0]
+            if isinstance(defining, Op):
+                # Result 0 of a result group `%0:2` is used as `%0#0`.
+                results = defining.results
+                if len(results) > 1 and results[1] not in ids:
+                    return name + "#0"
+            return name
+        first = defining.results[0]
         if first in ids and value not in ids:
             return f"%{ids[first]}#{value.index}"
         return "%" + ids.get(value, "<<UNKNOWN>>")
@@ -154,7 +165,7 @@ class OpPrinter:
         self.out.append(self.name(value))
 
     def operands(self, values) -> None:
-        self.out.append(", ".join(self.name(v) for v in values))
+        self.out.append(", ".join([self.name(v) for v in values]))
 
     def type(self, t: Type) -> None:
         self.out.append(str(t))
@@ -163,20 +174,37 @@ class OpPrinter:
         self.out.append(", ".join(map(str, types)))
 
     def attr(self, value: Any) -> None:
-        self.out.append(attr_str(value))
+        self.out.append(self._entry(None, value))
 
     def attr_dict(self, op: Op, elide=(), *, keyword: bool = False) -> None:
         """` {a = 1 : i64}` of the attributes not in `elide` (nothing when empty)."""
-        keys = sorted(k for k in op.attributes if k not in elide)
+        attrs = op.attributes
+        if not attrs:
+            return
+        keys = sorted(k for k in attrs if k not in elide)
         if keys:
-            attrs = op.attributes
-            body = ", ".join(entry_str(k, attrs[k]) for k in keys)
+            body = ", ".join([self._entry(k, attrs[k]) for k in keys])
             self.out.append(f" {'attributes ' if keyword else ''}{{{body}}}")
 
     def functional_type(self, op: Op) -> None:
-        self.out.append(
-            str(FunctionType(tuple(v.type for v in op.operands), tuple(op.result_types)))
-        )
+        inputs = tuple([v.type for v in op._operands])
+        results = tuple([r.type for r in op.results])
+        key = (*map(id, inputs), None, *map(id, results))
+        known = self._function_types.get(key)
+        if known is None:
+            text = str(FunctionType(inputs, results))
+            known = self._function_types[key] = ((inputs, results), text)
+        self.out.append(known[1])
+
+    def _entry(self, name: str | None, value: Any) -> str:
+        """`name = value` as an attribute dictionary holds it (the value
+        alone for no name), written once per printer."""
+        key = (name, id(value))
+        known = self._entries.get(key)
+        if known is None:
+            text = attr_str(value) if name is None else entry_str(name, value)
+            known = self._entries[key] = (value, text)
+        return known[1]
 
     def region(
         self,
@@ -190,12 +218,13 @@ class OpPrinter:
         self.out.append("{")
         self.default_dialects.append(default_dialect)
         self.indent += 1
+        newline = "\n" + "  " * self.indent
         for i, block in enumerate(region.blocks):
             show_label = i > 0 or (print_entry_args and bool(block.arguments))
             if show_label or (print_empty_block and not block.ops):
                 self._block_label(block)
             for op in block.ops:
-                self.out.append("\n" + "  " * self.indent)
+                self.out.append(newline)
                 self.op(op)
         self.indent -= 1
         self.default_dialects.pop()
@@ -211,13 +240,16 @@ class OpPrinter:
     # -- ops ---------------------------------------------------------------------------------
 
     def op(self, op: Op) -> None:
-        if op.results:
-            first = "%" + self.names.ids.get(op.results[0], "<<UNKNOWN>>")
-            n = len(op.results)
-            if n > 1 and op.results[1] not in self.names.ids:
+        results = op.results
+        if results:
+            first = "%" + self.names.ids.get(results[0], "<<UNKNOWN>>")
+            n = len(results)
+            if n == 1:
+                self.out.append(first + " = ")
+            elif results[1] not in self.names.ids:
                 self.out.append(f"{first}:{n} = ")
             else:
-                self.out.append(", ".join(self.name(r) for r in op.results) + " = ")
+                self.out.append(", ".join([self.name(r) for r in results]) + " = ")
         definition = lookup(op.name)
         if self.generic or definition.print is None:
             self._generic(op)
@@ -234,12 +266,12 @@ class OpPrinter:
     def _generic(self, op: Op) -> None:
         out = self.out
         out.append(f'"{op.name}"(')
-        out.append(", ".join(self.name(v) for v in op.operands))
+        out.append(", ".join([self.name(v) for v in op._operands]))
         out.append(")")
         props = sorted(k for k in op.attributes if op.is_inherent(k))
         if props:
             attrs = op.attributes
-            out.append(" <{" + ", ".join(entry_str(k, attrs[k]) for k in props) + "}>")
+            out.append(" <{" + ", ".join([self._entry(k, attrs[k]) for k in props]) + "}>")
         if op.regions:
             out.append(" (")
             for i, region in enumerate(op.regions):
@@ -250,7 +282,7 @@ class OpPrinter:
         rest = sorted(k for k in op.attributes if not op.is_inherent(k))
         if rest:
             attrs = op.attributes
-            out.append(" {" + ", ".join(entry_str(k, attrs[k]) for k in rest) + "}")
+            out.append(" {" + ", ".join([self._entry(k, attrs[k]) for k in rest]) + "}")
         out.append(" : ")
         self.functional_type(op)
 
