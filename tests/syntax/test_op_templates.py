@@ -91,10 +91,10 @@ def test_undefined_operand_and_redefinition_on_a_template_line(monkeypatch):
         _func(ops + f"  %2 = stablehlo.add %9, %arg1 : {_T}\n  return %2 : {_T}"), monkeypatch
     )
     assert message == "use of undefined value '%9'"
-    message, offset = _errors_both_ways(
-        _func(ops + f"  %1 = stablehlo.add %0, %arg1 : {_T}\n  return %1 : {_T}"), monkeypatch
-    )
+    text = _func(ops + f"  %1 = stablehlo.add %0, %arg1 : {_T}\n  return %1 : {_T}")
+    message, offset = _errors_both_ways(text, monkeypatch)
     assert message == "redefinition of SSA value '%1'"
+    assert offset == text.rindex("%1 = ")
 
 
 def test_a_line_continued_on_the_next_is_read(monkeypatch):
