@@ -139,3 +139,61 @@ def test_pass_is_registered() -> None:
         run_pipeline(parse_module(text), LOWER).to_text()
         == reshard_to_collectives(parse_module(text)).to_text()
     )
+
+
+# -- keep-redundant-reshards=true ------------------------------------------------------------
+
+KEEP = "builtin.module(func.func(sdy-reshard-to-collectives{keep-redundant-reshards=true}))"
+# Inputs with and without explicit reshards: Shardy's partitioner steps, and
+# propagation with the sharding constraints made reshards (redundant ones among them).
+KEEP_INPUTS = (
+    PARTITION,
+    "builtin.module(sdy-propagation-pipeline,func.func(sdy-sharding-constraint-to-reshard))",
+)
+
+
+@pytest.mark.parametrize("seed", range(500))
+def test_keeping_redundant_reshards_matches_shardy(seed: int) -> None:
+    pytest.importorskip("jax")
+    from shardonnay.testing.mlir_oracle import run_pass_pipeline
+    from shardonnay.testing.pass_programs import program
+
+    text = program(seed, "plain")
+    for before in KEEP_INPUTS:
+        module_text = run_pass_pipeline(text, before)
+        ours = run_pipeline(parse_module(module_text), KEEP).to_text()
+        assert ours == run_pass_pipeline(module_text, KEEP)
+
+
+REDUNDANT = """module {
+  sdy.mesh @mesh = <["x"=2, "y"=2]>
+  func.func @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {?}]>})
+      -> (tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>) {
+    %0 = sdy.reshard %arg0 <@mesh, [{"x"}, {}]> : tensor<8x8xf32>
+    %1 = sdy.reshard %arg0 <@mesh, [{"x"}, {"y"}]> : tensor<8x8xf32>
+    %2 = sdy.reshard %0 <@mesh, [{"x", ?}, {}], replicated={"y"}> : tensor<8x8xf32>
+    return %0, %1, %2 : tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>
+  }
+}"""
+
+
+def test_redundant_reshards_stay_only_when_kept() -> None:
+    text = REDUNDANT
+    kept = run_pipeline(parse_module(text), KEEP).functions[0].body.ops
+    # equivalent to the input's sharding (open dims and replicated axes do not count): kept
+    assert [op.name for op in kept] == [
+        "sdy.reshard",
+        "sdy.all_slice",
+        "sdy.reshard",
+        "func.return",
+    ]
+    lowered = reshard_to_collectives(parse_module(text)).functions[0].body.ops
+    assert [op.name for op in lowered] == ["sdy.all_slice", "func.return"]
+
+
+def test_redundant_reshards_by_hand_match_shardy() -> None:
+    pytest.importorskip("jax")
+    from shardonnay.testing.mlir_oracle import run_pass_pipeline
+
+    text = parse_module(REDUNDANT).to_text()
+    assert run_pipeline(parse_module(text), KEEP).to_text() == run_pass_pipeline(text, KEEP)

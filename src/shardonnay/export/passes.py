@@ -5,7 +5,8 @@ Shardy name (the defaults filled in, see the table of `shardonnay.passes`).
 `sdy-insert-explicit-reshards{enable-full-version=true}` runs the full
 version; without the option (or `=false`) the limited one that ends
 `sdy-propagation-pipeline`. `sdy-reshard-to-collectives` lowers every
-`sdy.reshard` to collectives.
+`sdy.reshard` to collectives (with `keep-redundant-reshards=true`, but those
+to a sharding equivalent to their input's).
 
 >>> from shardonnay.syntax.mlir_reader import parse_module
 >>> module = parse_module('''
@@ -22,7 +23,6 @@ version; without the option (or `=false`) the limited one that ends
 
 from __future__ import annotations
 
-from shardonnay.errors import PartitionError
 from shardonnay.export.explicit_reshards import insert_explicit_reshards
 from shardonnay.export.permutation_factors import resolve_permutation_factors
 from shardonnay.export.reshard_to_collectives import reshard_to_collectives
@@ -42,14 +42,9 @@ def sdy_insert_explicit_reshards(module: Module, options: dict[str, str]) -> Mod
 
 
 def sdy_reshard_to_collectives(module: Module, options: dict[str, str]) -> Module:
-    """`sdy-reshard-to-collectives`; shardonnay lowers every reshard, so
-    `keep-redundant-reshards=true` is an error."""
-    if options["keep-redundant-reshards"] == "true":
-        raise PartitionError(
-            "sdy-reshard-to-collectives: shardonnay lowers every reshard "
-            "(keep-redundant-reshards=false)"
-        )
-    return reshard_to_collectives(module)
+    """`sdy-reshard-to-collectives{keep-redundant-reshards}`."""
+    keep = options.get("keep-redundant-reshards", "false") == "true"
+    return reshard_to_collectives(module, keep_redundant=keep)
 
 
 def sdy_resolve_permutation_factors(module: Module, options: dict[str, str]) -> Module:

@@ -37,7 +37,7 @@ from shardonnay.errors import ShardingError
 from shardonnay.export.common_axes import prefix_without_overlap
 from shardonnay.export.insertion import insert_before
 from shardonnay.ir.core import Module, Op, Value
-from shardonnay.ir.shardings import mesh_of, sharding_of
+from shardonnay.ir.shardings import is_equivalent, mesh_of, sharding_of
 from shardonnay.ir.types import TensorType
 from shardonnay.mesh import Mesh
 from shardonnay.sharding import DimSharding, TensorSharding
@@ -47,17 +47,24 @@ __all__ = ["lower_reshard", "reshard_stays", "reshard_to_collectives"]
 AxisList = list[AxisRef]
 
 
-def reshard_to_collectives(module: Module) -> Module:
+def reshard_to_collectives(module: Module, *, keep_redundant: bool = False) -> Module:
     """Replaces, in place, every `sdy.reshard` of `module` by the collectives
     Shardy lowers it to (see the module docstring); returns `module`.
 
     Which reshards stay is decided on the module as given (a reshard whose
     input comes from a reshard onto another mesh stays even when that one
     goes); each is then lowered from the sharding of its input as lowered.
+    With `keep_redundant` (Shardy's `keep-redundant-reshards=true`, for a
+    module whose explicit reshards may not have been inserted), a reshard
+    to a sharding equivalent to its input's (`is_equivalent`) stays too.
     """
     meshes = module.meshes
     reshards = [o for o in module.walk() if o.name == "sdy.reshard"]
-    to_lower = [op for op in reshards if not reshard_stays(op, meshes)]
+    to_lower = [
+        op
+        for op in reshards
+        if not (keep_redundant and _redundant(op)) and not reshard_stays(op, meshes)
+    ]
     for op in to_lower:
         lower_reshard(op, meshes)
     return module
@@ -69,6 +76,11 @@ def _input(op: Op) -> Value:
     while source.op is not None and source.op.name == "sdy.propagation_barrier":
         source = source.op.operands[0]
     return source
+
+
+def _redundant(op: Op) -> bool:
+    """The reshard `op` goes to a sharding equivalent to its input's."""
+    return is_equivalent(sharding_of(_input(op)), op.attributes["sharding"])
 
 
 def _same_mesh(a: TensorSharding, b: TensorSharding, meshes: dict[str, Mesh]) -> bool:
