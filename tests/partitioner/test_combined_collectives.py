@@ -1,5 +1,5 @@
-"""Independent all-reduces of the per-device program are combined into one
-(as XLA's all-reduce combiner does): the same bytes in fewer, larger steps,
+"""Independent all-reduces, all-gathers and reduce-scatters of the per-device
+program are combined into one each (as XLA's combiners do): the same bytes in fewer, larger steps,
 the ops reading an earlier result moved after the combined one, the numbers
 unchanged (`check`, which partitions the same way, passes on the models in
 tests/end_to_end/test_models_corpus.py; tests/runtime/test_pjrt.py runs partitioned programs on
@@ -14,7 +14,7 @@ from pathlib import Path
 from shardonnay import parse_module
 from shardonnay.ir.verifier import verify
 from shardonnay.partitioner.analysis.cost import collective_costs
-from shardonnay.partitioner.local.combined_collectives import combine_all_reduces
+from shardonnay.partitioner.local.combined_collectives import combine_collectives
 from shardonnay.partitioner.local.convert import convert_global_to_local
 from shardonnay.partitioner.program import explicit_collectives, partition
 from shardonnay.runtime.check import check
@@ -74,7 +74,7 @@ def test_an_all_reduce_of_an_earlier_ones_result_is_not_combined() -> None:
         ALL_REDUCE.format(out="r1", x="n", op="add"),
     )
     module = parse_module(text)
-    assert combine_all_reduces(module) == 0
+    assert combine_collectives(module) == 0
 
 
 def test_other_reductions_are_not_combined() -> None:
@@ -82,7 +82,7 @@ def test_other_reductions_are_not_combined() -> None:
         ALL_REDUCE.format(out="r0", x="a", op="add"),
         ALL_REDUCE.format(out="r1", x="b", op="maximum"),
     )
-    assert combine_all_reduces(parse_module(text)) == 0
+    assert combine_collectives(parse_module(text)) == 0
 
 
 def test_readers_of_the_earlier_result_move_after_the_combined_one() -> None:
@@ -94,7 +94,7 @@ def test_readers_of_the_earlier_result_move_after_the_combined_one() -> None:
         returned="%n, %r1",
     )
     module = parse_module(text)
-    assert combine_all_reduces(module) == 1
+    assert combine_collectives(module) == 1
     verify(module)
     body = module.function("main").body
     names = [op.name.removeprefix("stablehlo.") for op in body.ops]
@@ -115,10 +115,65 @@ def test_readers_of_the_earlier_result_move_after_the_combined_one() -> None:
 
 def test_the_fsdp_model_combines_and_computes_the_same() -> None:
     module = _model("nnx_mlp_fsdp_tp_train")
-    before = collective_costs(_uncombined(module))
-    after = collective_costs(partition(module))
+    local = _uncombined(module)
+    before = collective_costs(local)
+    combine_collectives(local)
+    after = collective_costs(local)
     assert len(after.communicating) < len(before.communicating)
     assert after.bytes_received == before.bytes_received
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         check(module)
+
+
+# Weight shards gathered whole (one along dim 0, one along dim 1) and two partial sums each
+# device keeps one shard of (cut along dim 0 and dim 1): one all-gather and one
+# reduce-scatter each move both, and every device computes what the program does.
+GATHERS_AND_SCATTERS = """
+sdy.mesh @mesh = <["x"=4]>
+func.func @main(%a: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"x"}]>},
+                %w: tensor<16x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>},
+                %v: tensor<16x12xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>},
+                %g: tensor<3x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"x"}]>})
+    -> (tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>},
+        tensor<8x12xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"x"}]>},
+        tensor<16x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {}]>},
+        tensor<3x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {}]>}) {
+  %0 = stablehlo.dot_general %a, %w, contracting_dims = [1] x [0]
+      : (tensor<8x16xf32>, tensor<16x8xf32>) -> tensor<8x8xf32>
+  %1 = stablehlo.dot_general %a, %v, contracting_dims = [1] x [0]
+      : (tensor<8x16xf32>, tensor<16x12xf32>) -> tensor<8x12xf32>
+  %2 = stablehlo.negate %w : tensor<16x8xf32>
+  %3 = stablehlo.abs %g : tensor<3x8xf32>
+  return %0, %1, %2, %3 : tensor<8x8xf32>, tensor<8x12xf32>, tensor<16x8xf32>, tensor<3x8xf32>
+}"""
+
+
+def test_all_gathers_and_reduce_scatters_combine_along_their_own_dims() -> None:
+    module = parse_module(GATHERS_AND_SCATTERS)
+    local = partition(module)
+    verify(local)
+    kinds = [c.kind for c in collective_costs(local).communicating]
+    assert sorted(kinds) == ["all_gather", "reduce_scatter"]
+    gather, scatter = (
+        next(op for op in local.function("main").body.ops if op.name == f"stablehlo.{kind}")
+        for kind in ("all_gather", "reduce_scatter")
+    )
+    assert str(gather.operands[0].type) == "tensor<38xf32>"  # 4x8 and 3x2 shards, flat
+    assert str(scatter.results[0].type) == "tensor<40xf32>"  # 2x8 and 8x3 shards, flat
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        result = check(module)
+    assert all(o.mismatches == 0 for o in result.outputs)
+
+
+def test_all_gathers_of_one_another_are_not_combined() -> None:
+    text = """
+    func.func @main(%a: tensor<2xf32>) -> tensor<8xf32> {
+      %0 = "stablehlo.all_gather"(%a) <{all_gather_dim = 0 : i64,
+          replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>}> : (tensor<2xf32>) -> tensor<4xf32>
+      %1 = "stablehlo.all_gather"(%0) <{all_gather_dim = 0 : i64,
+          replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>}> : (tensor<4xf32>) -> tensor<8xf32>
+      return %1 : tensor<8xf32>
+    }"""
+    assert combine_collectives(parse_module(text)) == 0

@@ -51,10 +51,10 @@ from shardonnay.ops.chlo import write_computed_rules
 from shardonnay.partitioner.analysis.cost import collective_costs
 from shardonnay.partitioner.analysis.memory import peak_memory
 from shardonnay.partitioner.device_limit import check_device_count
-from shardonnay.partitioner.local.combined_collectives import combine_all_reduces
 from shardonnay.partitioner.local.convert import convert_global_to_local
 from shardonnay.partitioner.repeated_collectives import merge_repeated_collectives
 from shardonnay.partitioner.reshard.planned import lower_reshards
+from shardonnay.partitioner.scattered_reductions import improve_collectives
 from shardonnay.pipeline import propagation_pipeline
 
 __all__ = [
@@ -123,7 +123,7 @@ def partition(
         module, propagate=propagate, reshards=reshards, max_devices=max_devices
     )
     local = convert_global_to_local(explicit, max_devices=max_devices)
-    combine_all_reduces(local)  # as XLA's all-reduce combiner: fewer, larger steps
+    improve_collectives(local)  # reduce-scatters where cheaper; combined as XLA's combiners
     return local
 
 

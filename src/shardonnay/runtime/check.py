@@ -35,9 +35,9 @@ from shardonnay.ir.naming import output_names
 from shardonnay.ir.types import TensorType
 from shardonnay.partitioner.analysis.cost import CostReport, collective_costs
 from shardonnay.partitioner.analysis.memory import peak_memory
-from shardonnay.partitioner.local.combined_collectives import combine_all_reduces
 from shardonnay.partitioner.local.convert import convert_global_to_local
 from shardonnay.partitioner.program import explicit_collectives, propagated_program
+from shardonnay.partitioner.scattered_reductions import improve_collectives
 from shardonnay.runtime.interpreter import random_inputs, run
 from shardonnay.runtime.numerics import (
     ROUNDING,
@@ -192,7 +192,7 @@ def check(
         propagated, propagate=False, reshards=reshards, max_devices=max_devices
     )
     local = convert_global_to_local(explicit, poison_padding=True, max_devices=max_devices)
-    combine_all_reduces(local)
+    improve_collectives(local)
     result_types = module.function("main").type.results
     with np.errstate(all="ignore"):
         expected = run(module, *arguments)

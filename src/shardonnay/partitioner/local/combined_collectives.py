@@ -1,16 +1,32 @@
-"""Independent all-reduces of a per-device program combined into one, as XLA's
-all-reduce combiner does.
+"""Independent collectives of a per-device program combined into one, as XLA's
+all-reduce, all-gather and reduce-scatter combiners do.
 
 A data-parallel training step all-reduces every gradient separately, each
 paying the ring's latency (`2 (n - 1)` steps); the optimizer reads them only
-after the whole backward pass. `combine_all_reduces` merges an all-reduce
-into the next one of its block with the same device groups and reduction
-when the later one does not depend on its results: the later op reduces
-both operand lists at once, moving the same bytes in one collective, and the ops
-between them that read the earlier results move after it. A combined
-all-reduce takes its operands flattened and concatenated into one buffer and
-slices its results back, as XLA's combiner does. The earlier results become ready later, so
-the buffers live a little longer.
+after the whole backward pass. An FSDP step all-gathers every weight shard
+separately (`n - 1` steps each), though the shards are all there from the
+start. `combine_collectives` merges a collective into the next one of its
+block of the same kind, device groups and (for the reducing ones) reduction
+when the later one does not depend on its results: the later op moves both
+operand lists at once, the same bytes in one collective, and the ops between
+them that read the earlier results move after it. A combined collective
+takes its operands flattened and concatenated into one buffer and slices its
+results back, as XLA's combiners do:
+
+* all-reduce: the flat operands concatenated, one all-reduce, each result a
+  slice of it;
+* all-gather: the flat operands concatenated, gathered along dim 0 (each
+  device's buffer after the one before), seen as `[n, total]`: operand `k`'s
+  columns `[n, size_k]` are its `n` shards, put back along the dim it
+  gathers (`transpose`, `reshape`);
+* reduce-scatter: each operand's scattered dim split as `[n, shard]`, the
+  `n` moved first and the rest flattened to `[n, size_k / n]`; those
+  concatenated along dim 1 and flattened, one reduce-scatter along dim 0
+  gives each device its row, sliced back per operand.
+
+Each operand keeps the dim it moves along: it is the dim where its type and
+its result's differ. The earlier results become ready later, so the buffers
+live a little longer.
 
 >>> from shardonnay.syntax.mlir_reader import parse_module
 >>> m = parse_module('''
@@ -28,7 +44,7 @@ the buffers live a little longer.
 ...   }) : (tensor<2xf32>) -> tensor<2xf32>
 ...   return %0, %2 : tensor<4xf32>, tensor<2xf32>
 ... }''')
->>> combine_all_reduces(m)
+>>> combine_collectives(m)
 1
 >>> names = [op.name.removeprefix("stablehlo.") for op in m.function("main").body.ops]
 >>> names[:5], names.count("all_reduce")
@@ -45,15 +61,21 @@ from shardonnay.ir.types import TensorType
 
 I64 = "i64"
 
+# The attribute naming the dim each kind moves along: per operand, it is read
+# from the types (it is where operand and result differ), so it is not part of
+# what must agree for two collectives to combine.
+_MOVED_DIM = ("all_gather_dim", "scatter_dimension")
 
-def combine_all_reduces(module: Module) -> int:
-    """Combines the all-reduces of every block of `module` that can be (in
-    place); returns how many were merged into a later one."""
+
+def combine_collectives(module: Module) -> int:
+    """Combines the all-reduces, all-gathers and reduce-scatters of every block
+    of `module` that can be (in place); returns how many were merged into a
+    later one."""
     merged = 0
     for block in list(module.function_blocks()):
         merged += _combine_in(block)
         for op in list(block.ops):
-            if op.name == "stablehlo.all_reduce" and len(op.operands) > 1:
+            if _key(op) is not None and len(op.operands) > 1:
                 _pack(op, block)
     return merged
 
@@ -61,43 +83,58 @@ def combine_all_reduces(module: Module) -> int:
 def _combine_in(block: Block) -> int:
     merged = 0
     pending: dict[tuple, Op] = {}
-    # A merge reorders only the ops up to the later all-reduce: the ops after
-    # the one visited are those after it in `order`, in that order, so its
-    # place in `block.ops` is known without a search.
-    order = list(block.ops)
-    for visited, op in enumerate(order):
+    for op in list(block.ops):
         key = _key(op)
         if key is None:
             continue
         earlier = pending.get(key)
         if earlier is not None:
-            end = len(block.ops) - (len(order) - visited)
-            start = _place_before(block.ops, earlier, end)
-            readers = _readers_between(block.ops, start, end)
+            readers = _readers_between(earlier, op, block)
             if readers is not None:
-                op = _merge(block, start, end, readers)
+                op = _merge(earlier, op, block, readers)
                 merged += 1
         pending[key] = op
     return merged
 
 
-def _place_before(ops: list[Op], op: Op, end: int) -> int:
-    """The index of `op` in `ops`, searched backwards from `end` (the
-    combinable all-reduces are seldom far apart)."""
-    for i in range(end - 1, -1, -1):
-        if ops[i] is op:
-            return i
-    raise ValueError(f"{op.name} is not before index {end} of its block")
-
-
 def _key(op: Op) -> tuple | None:
-    """What must agree for two all-reduces to combine, or None (not combinable)."""
-    if op.name != "stablehlo.all_reduce" or len(op.regions) != 1 or not op.operands:
+    """What must agree for two collectives to combine, or None (not combinable)."""
+    if op.name == "stablehlo.all_gather":
+        reduction = None
+    elif op.name in ("stablehlo.all_reduce", "stablehlo.reduce_scatter"):
+        reduction = _reduction(op)
+        if reduction is None:
+            return None
+    else:
         return None
-    region = op.regions[0]
-    if len(region.blocks) != 1:
+    if not op.operands or len(op.results) != len(op.operands):
         return None
-    body = region.blocks[0]
+    types = [v.type for v in (*op.operands, *op.results)]
+    if not all(isinstance(t, TensorType) for t in types):
+        return None
+    elements = {t.element_type for t in types}
+    if len(elements) != 1:
+        return None
+    if op.name != "stablehlo.all_reduce" and any(
+        _moved_dim(v.type, r.type) is None for v, r in zip(op.operands, op.results, strict=True)
+    ):
+        return None
+    attributes = tuple(
+        sorted(
+            (name, str(value))
+            for name, value in op.attributes.items()
+            if name != "channel_handle" and name not in _MOVED_DIM
+        )
+    )
+    return (op.name, reduction, elements.pop(), attributes)
+
+
+def _reduction(op: Op) -> str | None:
+    """The binary op a reducing collective's region applies, or None when the
+    region is anything else (then it is not combined)."""
+    if len(op.regions) != 1 or len(op.regions[0].blocks) != 1:
+        return None
+    body = op.regions[0].blocks[0]
     if len(body.arguments) != 2 or len(body.ops) != 2 or body.ops[1].name != "stablehlo.return":
         return None
     reduce = body.ops[0]
@@ -108,37 +145,37 @@ def _key(op: Op) -> tuple | None:
     element = body.arguments[0].type
     if not isinstance(element, TensorType):
         return None
-    for v in op.operands:
-        if not isinstance(v.type, TensorType) or v.type.element_type != element.element_type:
-            return None
-    attributes = tuple(
-        sorted(
-            (name, str(value)) for name, value in op.attributes.items() if name != "channel_handle"
-        )
-    )
-    return (reduce.name, str(element), attributes)
+    return f"{reduce.name} {element}"
 
 
-def _readers_between(ops: list[Op], start: int, end: int) -> list[Op] | None:
-    """The ops between `ops[start]` (the earlier all-reduce) and `ops[end]`
-    (the later one) that read the earlier one's results (or what they
-    compute), in order; None when the later one reads them."""
-    tainted = {id(r) for r in ops[start].results}
+def _moved_dim(operand: TensorType, result: TensorType) -> int | None:
+    """The one dim along which an all-gather's or reduce-scatter's operand
+    and result differ (None: none or several)."""
+    if operand.rank != result.rank:
+        return None
+    dims = [d for d, (a, b) in enumerate(zip(operand.shape, result.shape, strict=True)) if a != b]
+    return dims[0] if len(dims) == 1 else None
+
+
+def _readers_between(earlier: Op, later: Op, block: Block) -> list[Op] | None:
+    """The ops between `earlier` and `later` in `block` that read `earlier`'s
+    results (or what they compute), in order; None when `later` reads them."""
+    ops = block.ops
+    start, end = ops.index(earlier), ops.index(later)
+    tainted = {id(r) for r in earlier.results}
     readers = []
     for op in ops[start + 1 : end]:
         if any(id(v) in tainted for inner in op.walk() for v in inner.operands):
             readers.append(op)
             tainted.update(id(r) for r in op.results)
-    if any(id(v) in tainted for v in ops[end].operands):
+    if any(id(v) in tainted for v in later.operands):
         return None
     return readers
 
 
-def _merge(block: Block, start: int, end: int, readers: list[Op]) -> Op:
-    """One all-reduce of the operand lists of `block.ops[start]` and
-    `block.ops[end]` at the later one's place, the `readers` of the earlier
-    one's results (the ops between them, in their order) moved after it."""
-    earlier, later = block.ops[start], block.ops[end]
+def _merge(earlier: Op, later: Op, block: Block, readers: list[Op]) -> Op:
+    """One collective of both operand lists at `later`'s place, the `readers`
+    of `earlier`'s results moved after it (in their order)."""
     combined = Op(
         later.name,
         [*earlier.operands, *later.operands],
@@ -147,55 +184,142 @@ def _merge(block: Block, start: int, end: int, readers: list[Op]) -> Op:
         location=later.location,
         inherent=later.inherent,
     )
-    combined.add_region(_copied_region(later))
-    combined.parent = block
+    if later.regions:
+        combined.add_region(copied_region(later))
+    block.insert_before(later, combined)
     count = len(earlier.results)
     for i, result in enumerate(earlier.results):
         result.replace_all_uses_with(combined.results[i])
     for i, result in enumerate(later.results):
         result.replace_all_uses_with(combined.results[count + i])
-    moved = {id(op) for op in readers}
-    staying = [op for op in block.ops[start + 1 : end] if id(op) not in moved]
-    block.ops[start : end + 1] = [*staying, combined, *readers]
-    for op in (earlier, later):  # out of the block already: erase drops their uses
-        op.parent = None
-        op.erase()
+    earlier.erase()
+    later.erase()
+    for reader in readers:
+        block.ops.remove(reader)
+    at = block.ops.index(combined) + 1
+    for offset, reader in enumerate(readers):
+        block.insert(at + offset, reader)
     return combined
 
 
-def _pack(op: Op, block: Block) -> None:
-    """`op`, a variadic all-reduce, as one all-reduce of its operands flattened
-    and concatenated, sliced and reshaped back (what XLA's combiner makes; a
-    tuple-shaped all-reduce is not what every XLA pipeline accepts)."""
-    element = op.operands[0].type.element_type
-    sizes = [math.prod(v.type.shape) for v in op.operands]
+class _Builder:
+    """Ops of one element type inserted before `anchor`, in order."""
 
-    def add(name: str, operands: list[Value], shape: tuple[int, ...], attributes=None) -> Value:
-        new = Op(name, operands, [TensorType(shape, element)], attributes or {})
-        block.insert_before(op, new)
+    def __init__(self, block: Block, anchor: Op, element: str) -> None:
+        self.block, self.anchor, self.element = block, anchor, element
+
+    def add(self, name: str, operands: list[Value], shape, attributes=None) -> Value:
+        new = Op(name, operands, [TensorType(tuple(shape), self.element)], attributes or {})
+        self.block.insert_before(self.anchor, new)
         return new.results[0]
 
-    flat = [add("stablehlo.reshape", [v], (n,)) for v, n in zip(op.operands, sizes, strict=True)]
-    joined = add("stablehlo.concatenate", flat, (sum(sizes),), {"dimension": IntegerAttr(0, I64)})
-    single = Op(op.name, [joined], [joined.type], dict(op.attributes), location=op.location)
-    single.add_region(_copied_region(op))
-    block.insert_before(op, single)
-    start = 0
-    for result, n in zip(op.results, sizes, strict=True):
+    def reshape(self, x: Value, shape) -> Value:
+        return self.add("stablehlo.reshape", [x], shape)
+
+    def concatenate(self, parts: list[Value], dim: int) -> Value:
+        shape = list(parts[0].type.shape)
+        shape[dim] = sum(p.type.shape[dim] for p in parts)
+        return self.add("stablehlo.concatenate", parts, shape, {"dimension": IntegerAttr(dim, I64)})
+
+    def transpose(self, x: Value, permutation: list[int]) -> Value:
+        shape = [x.type.shape[p] for p in permutation]
+        attributes = {"permutation": DenseArrayAttr(I64, tuple(permutation))}
+        return self.add("stablehlo.transpose", [x], shape, attributes)
+
+    def slice(self, x: Value, start: list[int], limit: list[int]) -> Value:
         bounds = {
-            "start_indices": DenseArrayAttr(I64, (start,)),
-            "limit_indices": DenseArrayAttr(I64, (start + n,)),
-            "strides": DenseArrayAttr(I64, (1,)),
+            "start_indices": DenseArrayAttr(I64, tuple(start)),
+            "limit_indices": DenseArrayAttr(I64, tuple(limit)),
+            "strides": DenseArrayAttr(I64, (1,) * len(start)),
         }
-        part = add("stablehlo.slice", [single.results[0]], (n,), bounds)
-        shaped = Op("stablehlo.reshape", [part], [result.type])
-        block.insert_before(op, shaped)
-        result.replace_all_uses_with(shaped.results[0])
-        start += n
+        return self.add("stablehlo.slice", [x], [b - a for a, b in zip(start, limit, strict=True)],
+                        bounds)  # fmt: skip
+
+    def collective(self, op: Op, x: Value, shape, dim_attribute: str | None) -> Value:
+        """`op`'s collective (its groups, reduction) on the one buffer `x`, along dim 0."""
+        attributes = dict(op.attributes)
+        if dim_attribute is not None:
+            attributes[dim_attribute] = IntegerAttr(0, I64)
+        single = Op(op.name, [x], [TensorType(tuple(shape), self.element)], attributes,
+                    location=op.location)  # fmt: skip
+        if op.regions:
+            single.add_region(copied_region(op))
+        self.block.insert_before(self.anchor, single)
+        return single.results[0]
+
+
+def _pack(op: Op, block: Block) -> None:
+    """`op`, a variadic collective, as one collective of one buffer (what
+    XLA's combiners make; a tuple-shaped collective is not what every XLA
+    pipeline accepts): see the module docstring for each kind."""
+    b = _Builder(block, op, op.operands[0].type.element_type)
+    n = _group_size(op)
+    pairs = list(zip(op.operands, op.results, strict=True))
+    if op.name == "stablehlo.all_reduce":
+        sizes = [math.prod(v.type.shape) for v in op.operands]
+        flat = [b.reshape(v, (size,)) for v, size in zip(op.operands, sizes, strict=True)]
+        joined = b.concatenate(flat, 0)
+        reduced = b.collective(op, joined, joined.type.shape, None)
+        rows = [reduced]
+        columns = sizes
+    elif op.name == "stablehlo.all_gather":
+        sizes = [math.prod(v.type.shape) for v in op.operands]
+        flat = [b.reshape(v, (size,)) for v, size in zip(op.operands, sizes, strict=True)]
+        joined = b.concatenate(flat, 0)
+        total = joined.type.shape[0]
+        gathered = b.collective(op, joined, (n * total,), "all_gather_dim")
+        rows = [b.reshape(gathered, (n, total))]
+        columns = sizes
+    else:  # reduce-scatter
+        columns = [math.prod(r.type.shape) for r in op.results]
+        grids = [_grid(b, v, r.type, n) for v, r in pairs]
+        joined = b.reshape(b.concatenate(grids, 1), (n * sum(columns),))
+        rows = [b.collective(op, joined, (sum(columns),), "scatter_dimension")]
+    start = 0
+    for (operand, result), size in zip(pairs, columns, strict=True):
+        row = rows[0]
+        if op.name == "stablehlo.all_gather":
+            part = b.slice(row, [0, start], [n, start + size])
+            value = _ungrid(b, part, operand.type, result.type)
+        else:
+            part = b.slice(row, [start], [start + size])
+            value = b.reshape(part, result.type.shape)
+        result.replace_all_uses_with(value)
+        start += size
     op.erase()
 
 
-def _copied_region(op: Op) -> Region:
+def _group_size(op: Op) -> int:
+    """Devices per group of `op`'s `replica_groups` (all groups alike)."""
+    groups = op.attributes["replica_groups"]
+    return int(groups.type.shape[1])
+
+
+def _grid(b: _Builder, operand: Value, result: TensorType, n: int) -> Value:
+    """A reduce-scatter operand as `[n, size / n]`: row `i` is what device `i`
+    of the group keeps (its scattered dim split as `[n, shard]`, `n` first)."""
+    shape = operand.type.shape
+    dim = _moved_dim(operand.type, result)
+    split = [*shape[:dim], n, result.shape[dim], *shape[dim + 1 :]]
+    x = b.reshape(operand, split)
+    if dim:
+        x = b.transpose(x, [dim, *range(dim), *range(dim + 1, len(split))])
+    return b.reshape(x, (n, math.prod(result.shape)))
+
+
+def _ungrid(b: _Builder, part: Value, operand: TensorType, result: TensorType) -> Value:
+    """The `[n, size]` shards of an all-gather's operand put back along the dim
+    it gathers into `result`."""
+    n = part.type.shape[0]
+    dim = _moved_dim(operand, result)
+    x = b.reshape(part, (n, *operand.shape))
+    if dim:
+        x = b.transpose(x, [*range(1, dim + 1), 0, *range(dim + 1, operand.rank + 1)])
+    return b.reshape(x, result.shape)
+
+
+def copied_region(op: Op) -> Region:
+    """A copy of `op`'s (last) region, detached: the reduction a new collective takes."""
     copy = op.clone()
     region = copy.regions.pop()
     copy.operands = []  # the detached copy no longer uses op's operands
