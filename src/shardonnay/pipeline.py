@@ -48,15 +48,19 @@ the others are here.
 
 from __future__ import annotations
 
+import functools
 import math
+from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 from shardonnay.axes import AxisRef
+from shardonnay.errors import IRError
 from shardonnay.export.explicit_reshards import insert_explicit_reshards
 from shardonnay.ir.attributes import IntegerAttr
 from shardonnay.ir.core import Module, Op, Value
 from shardonnay.ir.shardings import SHARDING, mesh_of
 from shardonnay.ir.types import TensorType
+from shardonnay.ir.verifier import verify
 from shardonnay.mesh import Mesh
 from shardonnay.ops.traits import ISOLATED_FROM_ABOVE, has_trait
 from shardonnay.propagation.debugging.origin_attributes import (
@@ -76,6 +80,7 @@ from shardonnay.propagation.driver import (
     drop_sharding_rules,
     erase_dead_ops,
     pausing_cyclic_gc,
+    propagate_in_place,
 )
 from shardonnay.propagation.driver import propagate as propagate_pass
 from shardonnay.propagation.importing.call_graph import (
@@ -108,12 +113,14 @@ __all__ = [
     "constant_or_scalar_splitter",
     "propagate",
     "propagation_pipeline",
+    "propagation_pipeline_in_place",
     "remove_sharding_groups",
     "remove_size_one_axes",
     "remove_sub_axes_in_input_output_shardings",
     "sharding_constraint_to_reshard",
     "sharding_group_import",
     "update_non_divisible_input_output_shardings",
+    "verify_after",
 ]
 
 
@@ -126,9 +133,44 @@ def propagation_pipeline(
     debug_origins: bool = False,
     debug_edges: bool = False,
     recorder: Any = None,
+    verify_each: bool = False,
 ) -> Module:
     """A copy of `module` after Shardy's `sdy-propagation-pipeline` (see the
-    module docstring).
+    module docstring); `module` itself is not changed: it is copied once,
+    and the copy transformed in place (`propagation_pipeline_in_place`, which
+    says what the options do)."""
+    module = module.copy()
+    propagation_pipeline_in_place(
+        module,
+        strategy=strategy,
+        conservative=conservative,
+        debug_origins=debug_origins,
+        debug_edges=debug_edges,
+        recorder=recorder,
+        verify_each=verify_each,
+    )
+    return module
+
+
+@pausing_cyclic_gc
+def propagation_pipeline_in_place(
+    module: Module,
+    *,
+    strategy: Literal["aggressive", "basic"] = "aggressive",
+    conservative: bool = False,
+    debug_origins: bool = False,
+    debug_edges: bool = False,
+    recorder: Any = None,
+    verify_each: bool = False,
+) -> None:
+    """Shardy's `sdy-propagation-pipeline` on `module` itself, which it
+    changes (see the module docstring).
+
+    `module` is validated once, on entry (`validate_for_propagation`: the IR
+    verifier and what propagation requires); every step after keeps those
+    invariants, so none verifies again. `verify_each`: run the verifier
+    after every step too, as `mlir-opt --verify-each` does (an `IRError`
+    naming the step that broke an invariant), for debugging the steps.
 
     `strategy`: the factor propagation of its user-priority propagation
     (`propagation-strategy=aggressive|basic`). `conservative`: never split an
@@ -140,20 +182,20 @@ def propagation_pipeline(
     step of the propagation (see `shardonnay.propagation.debugging.recording`), as
     `shardonnay.explain` asks."""
     validate_for_propagation(module, groups_merged=False, warn=False)
-    module = module.copy()
-    symbol_dce(module)
-    lift_inlined_meshes(module)
-    remove_size_one_axes(module)
-    propagate_sharding_from_func_to_call(module)
-    constant_or_scalar_splitter(module)
-    symbol_dce(module)  # functions whose calls the splitter copied (with their callees)
-    import_func_calls(module)
-    apply_sharding_constraints(module)
-    sharding_group_import(module)
-    pre_order_funcs(module)
+
+    def run(steps: Sequence[tuple[str, Callable[[Module], object]]]) -> None:
+        for name, step in steps:
+            step(module)
+            if verify_each:
+                verify_after(module, name)
+
+    run(_IMPORT_STEPS)
     if debug_origins or debug_edges:
         recorder = debug_recorder(module, origins=debug_origins, edges=debug_edges)
-    module = propagate_pass(
+    # The import steps keep the IR valid: only the groups are checked, and the
+    # warnings given, on the module they made.
+    validate_for_propagation(module, verify_ir=False)
+    propagate_in_place(
         module,
         strategy="user-priority",
         factor_strategy=strategy,
@@ -162,25 +204,22 @@ def propagation_pipeline(
         keep_sharding_rules=True,
         recorder=recorder,
     )
+    if verify_each:
+        verify_after(module, "sdy-user-priority-propagate")
     if debug_origins or debug_edges:
         save_origins(
             recorder, sink_named_computations=False, origins=debug_origins, edges=debug_edges
         )
-    export_named_computations(module)
-    propagate_to_func_results(module)
-    unflatten_call_graph(module)
-    symbol_dce(module)
-    insert_func_call_reshards(module)
-    constant_or_scalar_merger(module)
-    remove_sharding_groups(module)
-    sharding_constraint_to_reshard(module)
-    update_non_divisible_input_output_shardings(module)
-    remove_sub_axes_in_input_output_shardings(module)
-    close_shardings(module)
-    insert_explicit_reshards(module, full_version=False)
-    canonicalize(module)
-    drop_sharding_rules(module)
-    return module
+    run(_EXPORT_STEPS)
+
+
+def verify_after(module: Module, step: str) -> None:
+    """`ir.verifier.verify(module)`, its `IRError` saying that `step` (a pass
+    name) left the module so."""
+    try:
+        verify(module)
+    except IRError as e:
+        raise IRError(f"after {step}: {e}") from e
 
 
 # -- rewriting shardings ----------------------------------------------------------------
@@ -564,3 +603,42 @@ def propagate(
             module, origins=True, edges=True, strategy=strategy, conservative=conservative
         )
     return propagate_pass(module, strategy=strategy, conservative=conservative)
+
+
+# The steps of `propagation_pipeline` before and after propagating, by the
+# names of the Shardy passes they stand for.
+_IMPORT_STEPS: tuple[tuple[str, Callable[[Module], object]], ...] = (
+    ("symbol-dce", symbol_dce),
+    ("sdy-lift-inlined-meshes", lift_inlined_meshes),
+    ("sdy-remove-size-one-axes", remove_size_one_axes),
+    ("sdy-propagate-sharding-from-func-to-call", propagate_sharding_from_func_to_call),
+    ("sdy-constant-or-scalar-splitter", constant_or_scalar_splitter),
+    # (the functions whose calls the splitter copied, with their callees, go)
+    ("symbol-dce", symbol_dce),
+    ("sdy-import-func-calls", import_func_calls),
+    ("sdy-apply-sharding-constraints", apply_sharding_constraints),
+    ("sdy-sharding-group-import", sharding_group_import),
+    ("sdy-pre-order-funcs", pre_order_funcs),
+)
+_EXPORT_STEPS: tuple[tuple[str, Callable[[Module], object]], ...] = (
+    ("sdy-export-named-computations", export_named_computations),
+    ("sdy-propagate-to-func-results", propagate_to_func_results),
+    ("sdy-unflatten-call-graph", unflatten_call_graph),
+    ("symbol-dce", symbol_dce),
+    ("sdy-insert-func-call-reshards", insert_func_call_reshards),
+    ("sdy-constant-or-scalar-merger", constant_or_scalar_merger),
+    ("sdy-remove-sharding-groups", remove_sharding_groups),
+    ("sdy-sharding-constraint-to-reshard", sharding_constraint_to_reshard),
+    (
+        "sdy-update-non-divisible-input-output-shardings",
+        update_non_divisible_input_output_shardings,
+    ),
+    ("sdy-remove-sub-axes-in-input-output-shardings", remove_sub_axes_in_input_output_shardings),
+    ("sdy-close-shardings", close_shardings),
+    (
+        "sdy-insert-explicit-reshards",
+        functools.partial(insert_explicit_reshards, full_version=False),
+    ),
+    ("canonicalize", canonicalize),
+    ("sdy-drop-sharding-rules", drop_sharding_rules),
+)

@@ -122,6 +122,7 @@ __all__ = [
     "erase_manual_axes",
     "pausing_cyclic_gc",
     "propagate",
+    "propagate_in_place",
 ]
 
 _BARRIER_DIRECTIONS = {
@@ -175,7 +176,10 @@ def propagate(
     factor_strategy: Literal["basic", "aggressive"] | None = None,
     op_priority_stages: bool = True,
 ) -> Module:
-    """A copy of `module` with shardings propagated (see the module docstring).
+    """A copy of `module` with shardings propagated (see the module docstring);
+    `module` itself is not changed. It is validated first
+    (`validate_for_propagation`), then copied once, and the copy propagated
+    in place (`propagate_in_place`).
 
     `strategy`, from the least to the most elaborate (each one runs the one
     before it, as Shardy's passes of the same names do):
@@ -200,6 +204,65 @@ def propagate(
     `"user-priority"` is one aggressive propagation, not op-priority stages
     (Shardy's `run-op-priority-propagation=false`).
     """
+    _factor_propagation(strategy, factor_strategy)  # bad options fail before validating
+    with cyclic_gc_paused():
+        validate_for_propagation(module)
+        copy = module.copy()
+        propagate_in_place(
+            copy,
+            strategy=strategy,
+            conservative=conservative,
+            data_flow_edges=data_flow_edges,
+            keep_sharding_rules=keep_sharding_rules,
+            recorder=recorder,
+            factor_strategy=factor_strategy,
+            op_priority_stages=op_priority_stages,
+        )
+        return copy
+
+
+def propagate_in_place(
+    module: Module,
+    *,
+    strategy: Strategy = "aggressive",
+    conservative: bool = False,
+    data_flow_edges: EdgeChoice = True,
+    keep_sharding_rules: bool = False,
+    recorder: Any = None,
+    factor_strategy: Literal["basic", "aggressive"] | None = None,
+    op_priority_stages: bool = True,
+) -> None:
+    """`propagate` on `module` itself, which it changes, with the same options.
+
+    `module` is not validated here: it must be what `validate_for_propagation`
+    accepts (the caller checks it, or builds it by passes that keep those
+    invariants from a module it checked)."""
+    factor_propagation = _factor_propagation(strategy, factor_strategy)
+    with cyclic_gc_paused():
+        groups = sync_group_members(module)
+        erasable = erasable_ops(module, keep_data_flow_ops=data_flow_edges)
+        driver = _Driver(
+            module, factor_propagation, conservative, data_flow_edges, groups, erasable
+        )
+        driver.recorder = recorder
+        if recorder is not None:
+            recorder.start(module, driver)
+        if strategy == "user-priority":
+            driver.run_user_priorities(op_priority_stages)
+        elif strategy == "op-priority":
+            driver.run_op_priorities()
+        else:
+            driver.run()
+        if keep_sharding_rules:
+            driver.keep_rules()
+
+
+def _factor_propagation(
+    strategy: Strategy, factor_strategy: Literal["basic", "aggressive"] | None
+) -> FactorPropagation:
+    """The factor propagation of `strategy` (`factor_strategy`, by default
+    basic for `"basic"`, aggressive otherwise); `ValueError` for an unknown
+    strategy or factor propagation."""
     if strategy not in ("basic", "aggressive", "op-priority", "user-priority"):
         raise ValueError(
             f"unknown propagation strategy {strategy!r}; expected basic, aggressive, "
@@ -211,27 +274,7 @@ def propagate(
         raise ValueError(
             f"unknown factor propagation {factor_strategy!r}; expected basic or aggressive"
         )
-    factor_propagation: FactorPropagation = (
-        BasicFactorPropagation() if factor_strategy == "basic" else AggressiveFactorPropagation()
-    )
-    with cyclic_gc_paused():
-        validate_for_propagation(module)
-        copy = module.copy()
-        groups = sync_group_members(copy)
-        erasable = erasable_ops(copy, keep_data_flow_ops=data_flow_edges)
-        driver = _Driver(copy, factor_propagation, conservative, data_flow_edges, groups, erasable)
-        driver.recorder = recorder
-        if recorder is not None:
-            recorder.start(copy, driver)
-        if strategy == "user-priority":
-            driver.run_user_priorities(op_priority_stages)
-        elif strategy == "op-priority":
-            driver.run_op_priorities()
-        else:
-            driver.run()
-        if keep_sharding_rules:
-            driver.keep_rules()
-        return copy
+    return BasicFactorPropagation() if factor_strategy == "basic" else AggressiveFactorPropagation()
 
 
 class _OpItem:

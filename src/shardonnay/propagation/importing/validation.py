@@ -56,12 +56,17 @@ class PropagationWarning(UserWarning):
 
 
 def validate_for_propagation(
-    module: Module, *, groups_merged: bool = True, warn: bool = True
+    module: Module, *, groups_merged: bool = True, warn: bool = True, verify_ir: bool = True
 ) -> None:
     """Raises where `module` is no valid input to propagation; warns where
     Shardy does (see the module docstring). `groups_merged`: sharding groups
-    must not share values; `warn`: issue the warnings."""
-    verify(module)
+    must not share values; `warn`: issue the warnings; `verify_ir=False`:
+    leave out `ir.verifier.verify`, for a module built from one it accepted
+    by passes that keep its invariants (the propagation pipeline verifies
+    its input once, then checks only the groups and warns before
+    propagating)."""
+    if verify_ir:
+        verify(module)
     groups = _groups(module, groups_merged)
     if not warn:
         return
