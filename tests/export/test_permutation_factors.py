@@ -138,6 +138,17 @@ CASES = {
         "[0]",
         extra_mesh='sdy.mesh @other = <["x"=2, "y"=4], device_ids=[4, 5, 6, 7, 0, 1, 2, 3]>',
     ),
+    # indivisible reversed dims: the padding shifted to the low end first
+    "reverse_indivisible": _reverse(MESH, "7x8", '[{"x"}, {}]', "[0]"),
+    "reverse_indivisible_minor_axis": _reverse(MESH, "8x7", '[{}, {"y"}]', "[1]"),
+    "reverse_indivisible_two_dims": _reverse(MESH, "7x7", '[{"x"}, {"y"}]', "[0, 1]"),
+    "reverse_indivisible_two_axes": _reverse(MESH, "7x8", '[{"x", "y"}, {}]', "[0]"),
+    "reverse_indivisible_manual_axis_elsewhere": _reverse(MESH, "8x7", '[{"y"}, {"x"}]', "[1]"),
+    "reverse_indivisible_sub_axis": _reverse(MESH, "7x8", '[{"y":(1)2}, {}]', "[0]"),
+    "reverse_indivisible_axis_split": _reverse(MESH, "7x8", '[{"y":(1)2}, {"y":(2)2}]', "[0]"),
+    "reverse_back_in_device_order": _reverse(
+        '<["x"=2, "y"=4], device_ids=[7, 6, 5, 4, 3, 2, 1, 0]>', "8x8", '[{"x"}, {"y"}]', "[0, 1]"
+    ),
     # padding larger than one shard: replicated even with halo exchange
     "reverse_padding_over_a_shard": _reverse('<["x"=4]>', "5x2", '[{"x"}, {}]', "[0]"),
 }
@@ -157,10 +168,28 @@ def test_a_slice_of_a_value_sharded_otherwise_is_an_error() -> None:
         resolve_permutation_factors(parse_module(text))
 
 
-def test_an_indivisible_reverse_needs_a_halo_exchange_or_replication() -> None:
-    text = _reverse(MESH, "7x8", '[{"x"}, {}]', "[0]")
-    with pytest.raises(ShardingError, match="halo exchange"):
-        resolve_permutation_factors(parse_module(text))
+def test_an_indivisible_reverse_shifts_its_padding_in_a_manual_computation() -> None:
+    text = CASES["reverse_indivisible"]
+    out = resolve_permutation_factors(parse_module(text))
+    names = [op.name for op in out.functions[0].body.ops]
+    assert names[:6] == [
+        "stablehlo.constant",
+        "stablehlo.pad",
+        "sdy.manual_computation",
+        "sdy.reshard",
+        "stablehlo.reverse",
+        "stablehlo.slice",
+    ]
+    manual = out.functions[0].body.ops[2]
+    body = [op.name for op in manual.regions[0].entry.ops]
+    assert body == [
+        "stablehlo.slice",
+        "stablehlo.collective_permute",
+        "stablehlo.slice",
+        "stablehlo.concatenate",
+        "sdy.return",
+    ]
+    # without halo exchange the reverse is replicated
     out = resolve_permutation_factors(parse_module(text), halo_exchange=False)
     reverse = next(op for op in out.walk() if op.name == "stablehlo.reverse")
     assert str(reverse.attributes["sdy.sharding"]) == "#sdy.sharding_per_value<[<@mesh, [{}, {}]>]>"

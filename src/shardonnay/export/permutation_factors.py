@@ -25,10 +25,12 @@ a mesh `{mesh}_reversed` (added at the top of the module unless the module
 has that mesh already) whose device order runs backwards along the axes
 sharding the reversed dims, so that each device reverses its own shard; the
 reverse's result takes its operand's sharding on the original mesh. A
-reversed dim that is not divisible by its shards needs a halo exchange
-first (Shardy pads it and shifts the padding in a manual computation);
-shardonnay does not write that exchange and raises, unless the padding
-exceeds one shard, where Shardy, and so shardonnay, replicates instead.
+reversed dim not divisible by its shards is first padded at its high end
+(zeros) and the padding shifted to its low end in an `sdy.manual_computation`
+manual on the axes sharding such dims, each device passing the high end of
+its shard to its right neighbour (`stablehlo.collective_permute`); the
+padding is sliced off the reversed result. Where the padding would exceed
+one shard, Shardy, and so shardonnay, replicates the reverse instead.
 
 >>> from shardonnay.syntax.mlir_reader import parse_module
 >>> module = parse_module('''
@@ -55,19 +57,24 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
 
 from shardonnay.axes import AxisRef
 from shardonnay.errors import ShardingError
 from shardonnay.export.common_axes import Axes
 from shardonnay.export.explicit_reshards import reshard_factors
-from shardonnay.export.insertion import insert_before, reshard
-from shardonnay.ir.core import Module, Op
+from shardonnay.export.insertion import insert_before, replace_uses_except, reshard
+from shardonnay.ir.attributes import DenseArrayAttr, DenseElementsAttr, IntegerAttr
+from shardonnay.ir.builder import Builder
+from shardonnay.ir.core import Block, Module, Op, Region, Value
 from shardonnay.ir.shardings import mesh_of, set_sharding, sharding_of
 from shardonnay.ir.types import TensorType
 from shardonnay.mesh import Mesh
 from shardonnay.ops.rules import rule_for
 from shardonnay.ops.traits import TERMINATOR, has_trait
-from shardonnay.sharding import TensorSharding
+from shardonnay.sharding import DimSharding, ManualAxes, TensorSharding, TensorShardingPerValue
 from shardonnay.sharding_rule import OpShardingRule
 
 __all__ = [
@@ -187,7 +194,8 @@ class _ReversedMeshes:
 def mesh_with_reversed_axes(mesh: Mesh, axes: Sequence[AxisRef]) -> Mesh:
     """`mesh` whose device order runs backwards along each of `axes` (whole
     axes or sub-axes): the device at coordinates `c` is the one `mesh` has
-    where the coordinate of every axis in `axes` is mirrored.
+    where the coordinate of every axis in `axes` is mirrored (devices back
+    in order make a mesh without device ids).
 
     >>> mesh_with_reversed_axes(Mesh({"x": 2, "y": 2}), [AxisRef("x")]).device_ids
     (2, 3, 0, 1)
@@ -206,6 +214,8 @@ def mesh_with_reversed_axes(mesh: Mesh, axes: Sequence[AxisRef]) -> Mesh:
             sub = (coords[k] // post) % size
             new[k] += (size - 1 - 2 * sub) * post
         new_ids.append(devices[_ravel(new, shape)])
+    if new_ids == list(range(len(new_ids))):  # (the devices in order: a mesh without device ids)
+        return Mesh(mesh.axes)
     return Mesh(mesh.axes, new_ids)
 
 
@@ -224,38 +234,247 @@ def _ravel(coords: Sequence[int], shape: Sequence[int]) -> int:
     return index
 
 
-def _reverse_on_reversed_mesh(module: Module, op: Op, meshes: _ReversedMeshes) -> bool:
-    """Resolves the reverse `op` by resharding its operand onto a mesh with
-    the reversed device order (see the module docstring); False when Shardy
-    falls back to replication (a padding larger than a shard)."""
-    operand = sharding_of(op.operands[0])
-    if operand is None or operand.is_fully_replicated():
-        return True
-    mesh = mesh_of(operand, module.meshes)
-    if mesh.is_maximal:
-        return True
-    shape = op.operands[0].type.shape
+@dataclass(frozen=True)
+class _ReverseInfo:
+    """What resolving a sharded reverse takes: the axes sharding its reversed
+    dims (whose device order is reversed), the names of those sharding an
+    indivisible reversed dim (manual while the padding is shifted), and the
+    operand's shape padded to divisible reversed dims."""
+
+    axes: tuple[AxisRef, ...]
+    manual: frozenset[str]
+    padded_shape: tuple[int, ...]
+
+
+def _reverse_info(op: Op, operand: TensorSharding, mesh: Mesh) -> _ReverseInfo | None:
+    """None when an indivisible reversed dim would be padded by more than one
+    shard (no neighbour exchange can shift that much)."""
+    shape = list(op.operands[0].type.shape)
     reversed_dims = op.attributes["dimensions"].values
     axes: list[AxisRef] = []
+    manual: set[str] = set()
     for dim, dim_sharding in enumerate(operand.dims):
         count = dim_sharding.sharded_size(mesh)
         if dim not in reversed_dims or count <= 1:
             continue
         axes.extend(dim_sharding.axes)
         if shape[dim] % count:
+            manual.update(a.name for a in dim_sharding.axes)
             padded = _ceil_div(shape[dim], count) * count
             if padded - shape[dim] > padded // count:
-                return False
-            raise ShardingError(
-                f"sdy-resolve-permutation-factors: {op.name} reverses dim {dim} of size "
-                f"{shape[dim]}, not divisible by its {count} shards: the halo exchange it "
-                "needs is not supported (use enable-halo-exchange=false to replicate it)"
-            )
-    if not axes:
+                return None
+            shape[dim] = padded
+    return _ReverseInfo(tuple(axes), frozenset(manual), tuple(shape))
+
+
+def _reverse_on_reversed_mesh(module: Module, op: Op, meshes: _ReversedMeshes) -> bool:
+    """Resolves the reverse `op` as Shardy's halo exchange does (see the
+    module docstring): an indivisible reversed dim is padded at its high end
+    and the padding shifted to the low end shard by shard, the operand is
+    resharded onto the mesh with the reversed device order, and the padding
+    is sliced off the result. False when Shardy falls back to replication."""
+    operand = sharding_of(op.operands[0])
+    if operand is None or operand.is_fully_replicated():
         return True
-    name = meshes.name_of(mesh_with_reversed_axes(mesh, axes), f"{operand.mesh}_reversed")
+    mesh = mesh_of(operand, module.meshes)
+    if mesh.is_maximal:
+        return True
+    info = _reverse_info(op, operand, mesh)
+    if info is None:
+        return False
+    if not info.axes:
+        return True
+    value = op.operands[0]
+    original: TensorType = value.type
+    b = Builder(module)
+    b.set_insertion_point_before(op)
+    if info.manual:
+        value = _pad_high(b, value, info.padded_shape, operand)
+        value = _shift_padding_low(b, value, op, operand, mesh, info)
+    name = meshes.name_of(mesh_with_reversed_axes(mesh, info.axes), f"{operand.mesh}_reversed")
     on_reversed = TensorSharding(name, operand.dims, operand.replicated, operand.unreduced)
-    r = insert_before(op, reshard(op.operands[0], on_reversed))
+    r = insert_before(op, reshard(value, on_reversed))
     op.set_operand(0, r.results[0])
     set_sharding(op.results[0], operand)
+    if info.manual:
+        result = op.results[0]
+        result.type = value.type
+        b.set_insertion_point_before(_next_op(op))
+        trimmed = _slice(b, result, [0] * len(original.shape), original.shape, operand)
+        replace_uses_except(result, trimmed, trimmed.op)
     return True
+
+
+def _next_op(op: Op) -> Op:
+    block = op.parent
+    assert block is not None
+    return block.ops[block.ops.index(op) + 1]
+
+
+def _i64s(values: Sequence[int]) -> DenseArrayAttr:
+    return DenseArrayAttr("i64", tuple(values))
+
+
+def _slice(
+    b: Builder,
+    value: Value,
+    starts: Sequence[int],
+    limits: Sequence[int],
+    sharding: TensorSharding,
+) -> Value:
+    """`stablehlo.slice` of `value` from `starts` to `limits`, stride 1, sharded `sharding`."""
+    shape = tuple(hi - lo for lo, hi in zip(starts, limits, strict=True))
+    result = b.op(
+        "stablehlo.slice",
+        [value],
+        attributes={
+            "start_indices": _i64s(starts),
+            "limit_indices": _i64s(limits),
+            "strides": _i64s([1] * len(shape)),
+        },
+        result_types=[TensorType(shape, value.type.element_type)],
+    )
+    set_sharding(result, sharding)
+    return result
+
+
+def _pad_high(b: Builder, value: Value, shape: Sequence[int], sharding: TensorSharding) -> Value:
+    """`value` padded with zeros at the high end of each dim up to `shape`."""
+    element = value.type.element_type
+    zero = b.constant(0, TensorType((), element))
+    rank = len(shape)
+    high = [n - m for n, m in zip(shape, value.type.shape, strict=True)]
+    result = b.op(
+        "stablehlo.pad",
+        [value, zero],
+        attributes={
+            "edge_padding_low": _i64s([0] * rank),
+            "edge_padding_high": _i64s(high),
+            "interior_padding": _i64s([0] * rank),
+        },
+        result_types=[TensorType(tuple(shape), element)],
+    )
+    set_sharding(result, sharding)
+    return result
+
+
+def _without_axes(sharding: TensorSharding, names: frozenset[str]) -> TensorSharding:
+    """`sharding` without the axes named `names` in its dims."""
+    dims = tuple(
+        DimSharding(tuple(a for a in d.axes if a.name not in names), d.is_closed, d.priority)
+        for d in sharding.dims
+    )
+    return TensorSharding(sharding.mesh, dims, sharding.replicated, sharding.unreduced)
+
+
+def _shift_padding_low(
+    b: Builder, value: Value, op: Op, sharding: TensorSharding, mesh: Mesh, info: _ReverseInfo
+) -> Value:
+    """An `sdy.manual_computation`, manual on `info.manual`, in which each
+    device passes the padding at the high end of its shard of every padded
+    reversed dim to its right neighbour, so that the padding ends up at the
+    low end of the dim."""
+    manual_mesh = Mesh([(n, s) for n, s in mesh.axes if n in info.manual])
+    local_shape = []
+    for dim, d in enumerate(sharding.dims):
+        factor = math.prod(a.size(mesh) for a in d.axes if a.name in info.manual)
+        local_shape.append(info.padded_shape[dim] // factor)
+    element = value.type.element_type
+    body = Block([TensorType(tuple(local_shape), element)])
+    local = _without_axes(sharding, info.manual)
+    original = op.operands[0].type.shape
+    reversed_dims = op.attributes["dimensions"].values
+    inner = Builder(b.module)
+    inner.set_insertion_point_to_end(body)
+    shifted = body.arguments[0]
+    for dim in range(len(original)):
+        padding = info.padded_shape[dim] - original[dim]
+        if dim in reversed_dims and padding > 0:
+            axes = [a for a in sharding.dims[dim].axes if a.name in info.manual]
+            shifted = _shift_right(inner, shifted, dim, padding, axes, manual_mesh, local)
+    inner.create("sdy.return", [shifted], result_types=[])
+    manual_axes = tuple(n for n, _ in mesh.axes if n in info.manual)
+    computation = b.create(
+        "sdy.manual_computation",
+        [value],
+        attributes={
+            "in_shardings": TensorShardingPerValue((sharding,)),
+            "out_shardings": TensorShardingPerValue((sharding,)),
+            "manual_axes": ManualAxes(manual_axes),
+        },
+        result_types=[value.type],
+        regions=[Region([body])],
+    )
+    return computation.results[0]
+
+
+def _shift_right(
+    b: Builder,
+    value: Value,
+    dim: int,
+    amount: int,
+    axes: Sequence[AxisRef],
+    manual_mesh: Mesh,
+    local: TensorSharding,
+) -> Value:
+    """The local shard `value` with its last `amount` elements along `dim`
+    sent to the next device along `axes` and put in front of its first ones."""
+    shape = value.type.shape
+    size = shape[dim]
+    leading = size - amount
+    halo = value
+    if leading > 0:
+        halo = _slice(
+            b, value, [leading if d == dim else 0 for d in range(len(shape))], shape, local
+        )
+    pairs = _right_shift_pairs(manual_mesh, axes)
+    received = b.op(
+        "stablehlo.collective_permute",
+        [halo],
+        attributes={
+            "source_target_pairs": DenseElementsAttr.from_numpy(
+                np.array(pairs, dtype=np.int64).reshape(len(pairs), 2),
+                TensorType((len(pairs), 2), "i64"),
+            )
+        },
+        result_types=[halo.type],
+    )
+    set_sharding(received, local)
+    if leading == 0:
+        return received
+    limits = [leading if d == dim else n for d, n in enumerate(shape)]
+    data = _slice(b, value, [0] * len(shape), limits, local)
+    result = b.op(
+        "stablehlo.concatenate",
+        [received, data],
+        attributes={"dimension": IntegerAttr(dim, "i64")},
+        result_types=[value.type],
+    )
+    set_sharding(result, local)
+    return result
+
+
+def _right_shift_pairs(mesh: Mesh, axes: Sequence[AxisRef]) -> list[tuple[int, int]]:
+    """(device, its right neighbour) along `axes` of `mesh` (the most minor
+    last), for every device but the last along them."""
+    shape = mesh.shape
+    names = mesh.axis_names
+    pairs = []
+    for index in range(math.prod(shape)):
+        coords = _unravel(index, shape)
+        following = list(coords)
+        carried = True
+        for axis in reversed(axes):
+            if not carried:
+                break
+            k = names.index(axis.name)
+            size = axis.size(mesh)
+            post = shape[k] // (axis.pre_size * size)
+            if (coords[k] // post) % size + 1 < size:
+                following[k] += post
+                carried = False
+            else:
+                following[k] -= (size - 1) * post
+        if not carried:
+            pairs.append((index, _ravel(following, shape)))
+    return pairs
