@@ -28,8 +28,11 @@ written.
 
 from __future__ import annotations
 
+import functools
 import re
 import warnings
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -101,8 +104,85 @@ def read_dense_literal(body: str, type: TensorType) -> np.ndarray:
         )
     values = _read_quickly(body, type, dtype)
     if values is None:  # something numpy's reader does not take: read it token by token
+        error = _first_bad_element(body, type, dtype)
+        if error is not None:
+            raise error
         return _read_slowly(body, type, dtype)
     return values.reshape(type.shape)
+
+
+def _first_bad_element(body: str, type: TensorType, dtype: np.dtype) -> DenseLiteralError | None:
+    """The error `_read_slowly` gives for a literal of the structure of
+    `type` (the caller checked its brackets and commas) whose first bad
+    element is no value of the type, found by regexes rather than element by
+    element; None where every element is good or a token is out of place
+    (`_read_slowly` reads those, and names the first structural error).
+
+    Runs of elements that `_certainly_good` matches are skipped at the speed
+    of the regex engine; each other element is checked as `_read_slowly`
+    checks it."""
+    if ")" in body or _shape_of(body) != _skeleton(type.shape, "a"):
+        return None
+    scalar = _scalar_reader(type, dtype)
+    good_run = _good_run(type.element_type)
+    pos = good_run.match(body).end()
+    while pos < len(body):
+        token = _TOKEN.match(body, pos)
+        try:
+            scalar(token.group(1))
+        except _BadToken as e:
+            return DenseLiteralError(str(e), token.start(1))
+        pos = good_run.match(body, token.end()).end()
+    return None
+
+
+def _shape_of(body: str) -> str:
+    """`body` (an ASCII list literal without parentheses) with each element
+    token an `a` and no white space: `[a,a]` for `[1.0, 2.5]`, `[aa,a]` for
+    `[1.0 2.0, 3.0]`. It is `_skeleton(shape, "a")` exactly where every item
+    of the literal is one element or one list, as in a literal of `shape`."""
+    marks = np.frombuffer(body.encode().translate(_SHAPE_OF), dtype=np.uint8)
+    token = marks == ord("a")
+    keep = marks != ord(" ")
+    keep[1:] &= ~(token[1:] & token[:-1])  # a token's first character stands for it
+    return marks[keep].tobytes().decode()
+
+
+_SHAPE_OF = bytes(
+    c if chr(c) in "[]," else ord(" ") if chr(c).isspace() else ord("a") for c in range(256)
+)
+
+
+@functools.cache
+def _good_run(element: str) -> re.Pattern[str]:
+    """The longest run of brackets, commas, white space and whole elements
+    that `_certainly_good(element)` matches."""
+    good = _certainly_good(element)
+    return re.compile(rf"(?:[\s\[\],]|(?:{good})(?=[\s\],]))*+")
+
+
+def _certainly_good(element: str) -> str:
+    """A regex of elements that are surely values of `element` (a float
+    literal; an integer of few enough digits to fit), not of all of them."""
+    if element == "i1":
+        return r"true|false|[-+]?[01]"
+    if is_float(element):
+        return _FLOAT.pattern
+    width = int(element.lstrip("sui"))
+    if element.startswith("ui"):
+        return rf"\+?(?:{_at_most(2**width - 1)})"
+    high = 2 ** (width - 1) - 1 if element.startswith("si") else 2**width - 1
+    return rf"\+?(?:{_at_most(high)})|-(?:{_at_most(2 ** (width - 1))})"
+
+
+def _at_most(bound: int) -> str:
+    """A regex of decimal numbers surely at most `bound`: those of fewer
+    digits, and those of as many whose first digit is smaller."""
+    digits = str(bound)
+    shorter = f"[0-9]{{1,{len(digits) - 1}}}" if len(digits) > 1 else "(?!)"
+    if digits[0] == "1":
+        return shorter
+    return f"[1-{int(digits[0]) - 1}][0-9]{{{len(digits) - 1}}}|{shorter}"
 
 
 def _read_quickly(body: str, type: TensorType, dtype: np.dtype) -> np.ndarray | None:
@@ -148,14 +228,12 @@ def _numbers(flat: str, dtype: type, n: int) -> np.ndarray | None:
     return values if values.size == n else None
 
 
-def _skeleton(shape: tuple[int, ...]) -> str:
-    """The brackets and commas of a list literal of `shape`: `[[,],[,]]` for (2, 2)."""
-    text = ""
-    for i, d in enumerate(reversed(shape)):
-        if i == 0:
-            text = "[" + "," * (d - 1) + "]" if d else "[]"
-        else:
-            text = "[" + ",".join([text] * d) + "]"
+def _skeleton(shape: tuple[int, ...], element: str = "") -> str:
+    """The brackets and commas of a list literal of `shape`, each element
+    written `element`: `[[,],[,]]` for (2, 2), `[[a,a],[a,a]]` with `a`."""
+    text = element
+    for d in reversed(shape):
+        text = "[" + ",".join([text] * d) + "]"
     return text
 
 
@@ -260,15 +338,7 @@ def _elements(
     the element type in order (MLIR's messages); `offsets` (None: found on
     demand) say where each token is."""
     element = type.element_type
-    if is_complex(element):
-        part = "f64" if element == "complex<f64>" else "f32"
-        scalar = _complex_scalar(part)
-    elif element == "i1":
-        scalar = _bool_scalar
-    elif is_float(element):
-        scalar = _float_scalar(element, dtype)
-    else:
-        scalar = _int_scalar(element)
+    scalar = _scalar_reader(type, dtype)
     values = []
     for i, tok in enumerate(tokens):
         try:
@@ -281,6 +351,19 @@ def _elements(
     if element == "i1" or is_complex(element) or is_float(element):
         return np.array(values, dtype=dtype).reshape(len(values))
     return np.array(values, dtype=np.uint64).astype(dtype)
+
+
+def _scalar_reader(type: TensorType, dtype: np.dtype) -> Callable[[str], Any]:
+    """The function from an element's text to its value (`_BadToken` where
+    it is no value of the element type)."""
+    element = type.element_type
+    if is_complex(element):
+        return _complex_scalar("f64" if element == "complex<f64>" else "f32")
+    if element == "i1":
+        return _bool_scalar
+    if is_float(element):
+        return _float_scalar(element, dtype)
+    return _int_scalar(element)
 
 
 class _BadToken(Exception):
