@@ -410,6 +410,39 @@ def test_options_parse_as_mlir_writes_them() -> None:
         ),
         PassSpec("canonicalize", {"enable-patterns": "{sdy-collective}", "max-iterations": "10"}),
     ]
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "sdy-basic-propagate",
+        "sdy-aggressive-propagate",
+        "sdy-op-priority-propagate",
+        "sdy-user-priority-propagate",
+    ],
+)
+def test_a_propagation_pass_saves_its_result_in_the_module_dump_directory(
+    name: str, tmp_path
+) -> None:
+    from shardonnay.testing.pass_programs import program
+
+    module = parse_module(program(3, "plain"))
+    directory = tmp_path / "dumps" / "new"  # (made when missing)
+    dumping = f"builtin.module({name}{{module-dump-directory={directory}}})"
+    out = run_pipeline(module, dumping)
+    saved = directory / "sdy_module_after_propagation.mlir"
+    assert saved.read_text() == out.to_text()
+    assert out.to_text() == run_pipeline(module, f"builtin.module({name})").to_text()
+    # a second run overwrites the file
+    run_pipeline(parse_module("func.func @main() {\n  return\n}"), dumping)
+    assert "tensor" not in saved.read_text()
+
+
+def test_an_unwritable_module_dump_directory_is_reported(tmp_path, capsys) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("")
     module = parse_module("func.func @main() {\n  return\n}")
-    with pytest.raises(ShardonnayError, match="dumps no modules"):
-        run_pipeline(module, "builtin.module(sdy-basic-propagate{module-dump-directory=/tmp})")
+    pipeline = f"builtin.module(sdy-basic-propagate{{module-dump-directory={blocker}}})"
+    out = run_pipeline(module, pipeline)
+    assert out.to_text() == module.to_text()
+    assert capsys.readouterr().err.startswith(f"error when writing file {blocker}")

@@ -1,7 +1,11 @@
 """Shardy's propagation passes and the import passes with options, as pass
 functions: `fn(module, options) -> module`, `options` holding every option of
 the pass by its Shardy name (the defaults filled in, see the table of
-`shardonnay.passes`). Each runs on a copy of its input.
+`shardonnay.passes`). Each runs on a copy of its input. A propagation pass
+given a `module-dump-directory` saves its result there as
+`sdy_module_after_propagation.mlir`, as Shardy's passes do (Shardy's
+user-priority pass also saves the module after each priority; shardonnay
+saves only the final one).
 
 >>> from shardonnay.syntax.mlir_reader import parse_module
 >>> module = parse_module('''
@@ -21,9 +25,10 @@ the pass by its Shardy name (the defaults filled in, see the table of
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
+from pathlib import Path
 
-from shardonnay.errors import ShardonnayError
 from shardonnay.ir.core import Module
 from shardonnay.ops.rules import populate_rules
 from shardonnay.propagation.debugging.origin_attributes import propagate_with_origins
@@ -32,6 +37,8 @@ from shardonnay.propagation.importing import call_graph, data_flow_edges
 from shardonnay.propagation.sharding_store import EdgeChoice
 
 __all__ = [
+    "AFTER_PROPAGATION",
+    "save_module",
     "sdy_aggressive_propagate",
     "sdy_basic_propagate",
     "sdy_export_named_computations",
@@ -43,6 +50,25 @@ __all__ = [
 ]
 
 PassFunction = Callable[[Module, dict[str, str]], Module]
+
+#: The file (without `.mlir`) a propagation pass saves its result to in its
+#: `module-dump-directory`, as Shardy names it.
+AFTER_PROPAGATION = "sdy_module_after_propagation"
+
+
+def save_module(module: Module, directory: str, name: str) -> None:
+    """Shardy's `saveModuleOp`: `module`'s text written to `directory/name.mlir`
+    (the directory made if missing, an existing file overwritten); nothing
+    when `directory` is empty. A file that cannot be written is reported on
+    standard error, as Shardy reports it, and the pass goes on."""
+    if not directory:
+        return
+    path = Path(directory)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        (path / f"{name}.mlir").write_text(module.to_text())
+    except OSError as e:
+        print(f"error when writing file {path / (name + '.mlir')}: {e.strerror}", file=sys.stderr)
 
 
 def _flag(options: dict[str, str], name: str) -> bool:
@@ -61,18 +87,15 @@ def _propagation_pass(strategy: str) -> PassFunction:
     def run(module: Module, options: dict[str, str]) -> Module:
         default = "basic" if strategy == "basic" else "aggressive"
         factor = options.get("propagation-strategy", default)
-        if options["module-dump-directory"]:
-            raise ShardonnayError(
-                f"sdy-{strategy}-propagate: shardonnay dumps no modules "
-                "(module-dump-directory must stay empty)"
-            )
         chosen = strategy
         stages = options.get("run-op-priority-propagation") != "false"
         if strategy == "op-priority" and not stages:
             chosen = "aggressive"  # op-priority propagation without its stages
-        return data_flow_edges.propagate_through_edges(
+        result = data_flow_edges.propagate_through_edges(
             module, lambda m, edges: _propagate(m, chosen, factor, options, edges, stages)
         )
+        save_module(result, options["module-dump-directory"], AFTER_PROPAGATION)
+        return result
 
     run.__name__ = run.__qualname__ = "sdy_" + strategy.replace("-", "_") + "_propagate"
     run.__doc__ = f"`sdy-{strategy}-propagate` with Shardy's options."
