@@ -27,6 +27,7 @@ hold terms of a pending reduction is `Partial`.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -76,7 +77,8 @@ def axes_index(device: int, axes: Sequence[AxisRef], mesh: Mesh) -> int:
 
 
 def axes_size(axes: Sequence[AxisRef], mesh: Mesh) -> int:
-    return int(np.prod([a.size(mesh) for a in axes], dtype=np.int64))
+    """The number of shards along `axes`: the product of their sizes."""
+    return math.prod(a.size(mesh) for a in axes)
 
 
 def offset_table(
@@ -140,6 +142,9 @@ class LocalContext:
         self.partial: dict[Value, Partial] = {}  # global values whose local ones are partial
         self.poison_padding = False  # fill padding slots with NaN / a sentinel, not 0
         self.encoded: dict[tuple, DenseElementsAttr] = {}  # constants' attributes by content
+        self._axes: dict[TensorSharding, tuple[tuple[AxisRef, ...], ...]] = {}  # see `axes_of`
+        # `local.factors.plan_factors`' plans by what they depend on
+        self.plans: dict[tuple, Any] = {}
 
     # -- shardings and local types ------------------------------------------------------------
 
@@ -153,10 +158,19 @@ class LocalContext:
         return self.axes_of(self.sharding(value), rank)
 
     def axes_of(self, sharding: TensorSharding | None, rank: int) -> list[tuple[AxisRef, ...]]:
+        """Per dim, the axes (of size > 1) of `sharding` (all empty for None):
+        worked out once per sharding on a known mesh (a program repeats a few
+        shardings on thousands of values)."""
         if sharding is None or not sharding.dims:
             return [()] * rank
-        mesh = self.mesh_of_sharding(sharding)
-        return [tuple(a for a in d.axes if a.size(mesh) > 1) for d in sharding.dims]
+        known = isinstance(sharding.mesh, Mesh) or sharding.mesh in self.meshes
+        axes = self._axes.get(sharding) if known else None
+        if axes is None:
+            mesh = self.mesh_of_sharding(sharding)
+            axes = tuple(tuple(a for a in d.axes if a.size(mesh) > 1) for d in sharding.dims)
+            if known:
+                self._axes[sharding] = axes
+        return list(axes)
 
     def mesh_of_sharding(self, sharding: TensorSharding | None) -> Mesh:
         if sharding is None:
@@ -433,9 +447,15 @@ class LocalContext:
 def remove_ops_from(block: Block, start: int) -> None:
     """Removes the ops of `block` from index `start` on, and their uses of the
     values that stay."""
-    for op in block.ops[start:]:
+    drop_ops(block.ops[start:])
+    del block.ops[start:]
+
+
+def drop_ops(ops: Sequence[Op]) -> None:
+    """Detaches `ops` (taken out of their block, or about to be) from the
+    values they use and from their block."""
+    for op in ops:
         for inner in op.walk():
             for v in inner.operands:
                 v.uses[:] = [u for u in v.uses if u.owner is not inner]
         op.parent = None
-    del block.ops[start:]

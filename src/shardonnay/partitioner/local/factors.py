@@ -27,7 +27,7 @@ from shardonnay.axes import AxisRef, merge_adjacent
 from shardonnay.collectives.axis_lists import mesh_ordered
 from shardonnay.ir.attributes import DenseArrayAttr
 from shardonnay.ir.core import Block, Op, Region, Value
-from shardonnay.ir.types import TensorType
+from shardonnay.ir.types import TensorType, Type
 from shardonnay.mesh import Mesh
 from shardonnay.ops.linalg import i64_list
 from shardonnay.ops.rules import rule_for
@@ -125,20 +125,58 @@ def plan_factors(
     local_reductions: bool = False,
 ) -> FactorPlan:
     """The plan running `op` with as many factors local as its rule allows;
-    reduction factors stay local (partial results) only with `local_reductions`."""
+    reduction factors stay local (partial results) only with `local_reductions`.
+
+    The plan depends only on the op's name, rule, types, the axes sharding
+    its tensors, the mesh and the dims it moves: a program repeating one op
+    with the same shardings (a layer stack) plans it once (`ctx.plans`)."""
     if rule is None:
         return whole_plan(ctx, op)
-    mesh = ctx.mesh
     values = [*op.operands, *op.results]
-    mappings = [*rule.operand_mappings, *rule.result_mappings]
-    operand_count = len(op.operands)
+    types = tuple(v.type for v in values)
     axes = [ctx.sharded_axes(v) if isinstance(v.type, TensorType) else [] for v in values]
+    moved = ()
+    if op.operands and isinstance(op.operands[0].type, TensorType):
+        moved = tuple(sorted(moving_dims(op)))
+    key = (
+        op.name,
+        rule,
+        local_reductions,
+        ctx.mesh,
+        len(op.operands),
+        types,
+        tuple(map(tuple, axes)),
+        moved,
+    )
+    plan = ctx.plans.get(key)
+    if plan is None:
+        plan = _plan(
+            op.name, types, len(op.operands), axes, moved, rule, ctx.mesh, local_reductions
+        )
+        ctx.plans[key] = plan
+    return plan
+
+
+def _plan(
+    name: str,
+    types: Sequence[Type],
+    operand_count: int,
+    axes: Sequence[Sequence[tuple[AxisRef, ...]]],
+    moved: Sequence[int],
+    rule: OpShardingRule,
+    mesh: Mesh,
+    local_reductions: bool,
+) -> FactorPlan:
+    """`plan_factors` for an op named `name` whose values have `types` (its
+    `operand_count` operands, then its results), sharded by `axes`, and
+    which moves elements along dims `moved` of operand 0."""
+    mappings = [*rule.operand_mappings, *rule.result_mappings]
     in_dim: dict[int, list[tuple[int, int]]] = {}  # factor -> (tensor, dim) holding it
     factor_axes: dict[int, dict[int, tuple[AxisRef, ...]]] = {}  # factor -> tensor -> axes
     replicated: set[int] = set()
     bad: set[tuple[int, int]] = set()  # sharded (tensor, dim) without factors
-    for t, (value, mapping) in enumerate(zip(values, mappings, strict=True)):
-        if not isinstance(value.type, TensorType):
+    for t, (type_, mapping) in enumerate(zip(types, mappings, strict=True)):
+        if not isinstance(type_, TensorType):
             continue
         sharding = TensorSharding(mesh, tuple(DimSharding(a) for a in axes[t]))
         projected = project_tensor(
@@ -153,9 +191,8 @@ def plan_factors(
             factor_axes.setdefault(f, {})[t] = merged(fs.axes, mesh)
             if fs.overflow_axes:
                 replicated.update(mapping[next(d for d, m in enumerate(mapping) if f in m)])
-    if op.operands and isinstance(op.operands[0].type, TensorType):
-        for d in moving_dims(op):
-            replicated.update(rule.operand_mappings[0][d])
+    for d in moved:
+        replicated.update(rule.operand_mappings[0][d])
     reductions = set(rule.reduction_factors)
     for f, per_tensor in factor_axes.items():
         distinct = set(per_tensor.values())
@@ -169,7 +206,7 @@ def plan_factors(
         if f in reductions:
             alone = all(mappings[t][d] == (f,) for t, d in in_dim[f])
             kind_ok = kind_ok and local_reductions and not in_results and alone
-        elif not in_results or (not in_operands and op.name not in _POSITION_FREE):
+        elif not in_results or (not in_operands and name not in _POSITION_FREE):
             kind_ok = False
         (shard_axes,) = distinct if len(distinct) == 1 else (None,)
         if len(distinct) != 1 or not kind_ok:
@@ -177,7 +214,7 @@ def plan_factors(
             continue
         if rule.factor_sizes[f] % axes_size(shard_axes, mesh):
             for t, d in in_dim[f]:
-                if mappings[t][d] != (f,) or values[t].type.shape[d] != rule.factor_sizes[f]:
+                if mappings[t][d] != (f,) or types[t].shape[d] != rule.factor_sizes[f]:
                     replicated.add(f)
     # Gathering a dim makes all of its factors whole: they must be whole everywhere.
     changed = True
@@ -193,8 +230,8 @@ def plan_factors(
                         changed = True
     gather, whole, reduced = [], [], []
     reduction_axes: list[AxisRef] = []
-    for t, (value, mapping) in enumerate(zip(values, mappings, strict=True)):
-        if not isinstance(value.type, TensorType):
+    for t, (type_, mapping) in enumerate(zip(types, mappings, strict=True)):
+        if not isinstance(type_, TensorType):
             (gather if t < operand_count else whole).append(())
             if t < operand_count:
                 reduced.append(())

@@ -44,6 +44,7 @@ from shardonnay.partitioner.halo.exchange import relayout_by_exchange
 from shardonnay.partitioner.local import collectives as local_collectives
 from shardonnay.partitioner.local.context import (
     LocalContext,
+    drop_ops,
     local_size,
     offset_table,
     remove_ops_from,
@@ -207,7 +208,32 @@ def reshard(
     `local.collectives` lowers it."""
     if equivalent(sharding_on(source, mesh), sharding_on(target, mesh), None, shape):
         return x
-    return _cheapest(ctx, [_reshard_candidates(ctx, x, source, target, shape, mesh)])
+    candidates = _reshard_candidates(ctx, x, source, target, shape, mesh)
+    # What the choice depends on: the candidates emit ops from these alone.
+    key = (
+        tuple(map(tuple, source)),
+        tuple(map(tuple, target)),
+        tuple(shape),
+        mesh,
+        x.type,
+        ctx.mesh,
+        ctx.num_devices,
+    )
+    chosen = _CHOSEN.get(key)
+    if chosen is not None:
+        return candidates[chosen]()
+    result, chosen = _cheapest_of(ctx, [candidates])
+    if len(_CHOSEN) >= _CHOSEN_LIMIT:
+        _CHOSEN.clear()
+    _CHOSEN[key] = chosen
+    return result
+
+
+# The candidate `reshard` chose, by what the choice depends on: a program
+# repeats its moves, and the partitioner costs a move in scratch programs
+# (`reshard.planned`) before the program itself makes it.
+_CHOSEN: dict[tuple, int] = {}
+_CHOSEN_LIMIT = 4096
 
 
 Candidate = Callable[[], Value]
@@ -239,26 +265,40 @@ def _reshard_candidates(
 
 
 def _cheapest(ctx: LocalContext, candidates: Sequence[Sequence[Candidate]]) -> Value:
-    """Emits each candidate, measures the bytes its collectives make the busiest
-    device receive, removes it, and emits the cheapest again (ties: the first)."""
-    best: tuple[tuple[int, int, int], Candidate] | None = None
+    """The value of the cheapest candidate (`_cheapest_of`), its ops emitted."""
+    return _cheapest_of(ctx, candidates)[0]
+
+
+def _cheapest_of(ctx: LocalContext, candidates: Sequence[Sequence[Candidate]]) -> tuple[Value, int]:
+    """Emits each candidate and measures the bytes its collectives make the
+    busiest device receive; keeps the ops of the cheapest (ties: the first)
+    and drops the others'. Returns its value and its index in the candidates
+    (all groups in a row). The kept ops wait outside the block while later
+    candidates are emitted at the same place, from the same channel id."""
+    best: tuple[tuple[int, int, int], Value, list[Op], int, int] | None = None
     block = ctx.builder.insertion_block
-    for group in candidates:
-        for make in group:
-            before, channel = len(block.ops), ctx.next_channel
-            try:
-                make()
-            except PartitionError:
-                cost = None
-            else:
-                cost = _received(ctx, block.ops[before:])
+    before, channel = len(block.ops), ctx.next_channel
+    for index, make in enumerate(make for group in candidates for make in group):
+        try:
+            result = make()
+        except PartitionError:
             remove_ops_from(block, before)
-            ctx.next_channel = channel
-            if cost is not None and (best is None or cost < best[0]):
-                best = (cost, make)
+        else:
+            ops = block.ops[before:]
+            cost = _received(ctx, ops)
+            if best is None or cost < best[0]:
+                if best is not None:
+                    drop_ops(best[2])
+                best = (cost, result, ops, ctx.next_channel, index)
+                del block.ops[before:]
+            else:
+                remove_ops_from(block, before)
+        ctx.next_channel = channel
     if best is None:
         raise PartitionError("no lowering of the move applies")
-    return best[1]()
+    _, result, ops, ctx.next_channel, index = best
+    block.ops.extend(ops)
+    return result, index
 
 
 def _received(ctx: LocalContext, ops: Sequence[Op]) -> tuple[int, int, int]:
