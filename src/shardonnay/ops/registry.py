@@ -25,8 +25,8 @@ and a set of facts, `traits` (see `shardonnay.ops.traits`).
 from __future__ import annotations
 
 import importlib
+import os
 import pkgutil
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from shardonnay.errors import UnsupportedOpError
@@ -161,6 +161,6 @@ def _load() -> None:
     if _loaded:
         return
     _loaded = True
-    for info in pkgutil.iter_modules([str(Path(__file__).parent)]):
+    for info in pkgutil.iter_modules([os.path.dirname(__file__)]):
         if info.name != "registry":
             importlib.import_module(f"{__package__}.{info.name}")

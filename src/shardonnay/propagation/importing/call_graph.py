@@ -190,6 +190,8 @@ def symbol_dce(module: Module) -> None:
     symbols = {op.attributes["sym_name"]: op for op in module.ops if "sym_name" in op.attributes}
     live: set[str] = set()
     work = [n for n, op in symbols.items() if op.attributes.get("sym_visibility") != "private"]
+    if len(work) == len(symbols):  # nothing is private: every symbol is live
+        return
     while work:
         name = work.pop()
         if name in live:
