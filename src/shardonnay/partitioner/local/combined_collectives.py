@@ -83,18 +83,33 @@ def combine_collectives(module: Module) -> int:
 def _combine_in(block: Block) -> int:
     merged = 0
     pending: dict[tuple, Op] = {}
-    for op in list(block.ops):
+    # A merge reorders only the ops up to the later collective: the ops after
+    # the one visited are those after it in `order`, in that order, so its
+    # place in `block.ops` is known without a search.
+    order = list(block.ops)
+    for visited, op in enumerate(order):
         key = _key(op)
         if key is None:
             continue
         earlier = pending.get(key)
         if earlier is not None:
-            readers = _readers_between(earlier, op, block)
+            end = len(block.ops) - (len(order) - visited)
+            start = _place_before(block.ops, earlier, end)
+            readers = _readers_between(block.ops, start, end)
             if readers is not None:
-                op = _merge(earlier, op, block, readers)
+                op = _merge(block, start, end, readers)
                 merged += 1
         pending[key] = op
     return merged
+
+
+def _place_before(ops: list[Op], op: Op, end: int) -> int:
+    """The index of `op` in `ops`, searched backwards from `end` (combinable
+    collectives are seldom far apart)."""
+    for i in range(end - 1, -1, -1):
+        if ops[i] is op:
+            return i
+    raise ValueError(f"{op.name} is not before index {end} of its block")
 
 
 def _key(op: Op) -> tuple | None:
@@ -157,25 +172,28 @@ def _moved_dim(operand: TensorType, result: TensorType) -> int | None:
     return dims[0] if len(dims) == 1 else None
 
 
-def _readers_between(earlier: Op, later: Op, block: Block) -> list[Op] | None:
-    """The ops between `earlier` and `later` in `block` that read `earlier`'s
-    results (or what they compute), in order; None when `later` reads them."""
-    ops = block.ops
-    start, end = ops.index(earlier), ops.index(later)
-    tainted = {id(r) for r in earlier.results}
+def _readers_between(ops: list[Op], start: int, end: int) -> list[Op] | None:
+    """The ops between `ops[start]` (the earlier collective) and `ops[end]`
+    (the later one) that read the earlier one's results (or what they
+    compute), in order; None when the later one reads them."""
+    tainted = {id(r) for r in ops[start].results}
     readers = []
     for op in ops[start + 1 : end]:
         if any(id(v) in tainted for inner in op.walk() for v in inner.operands):
             readers.append(op)
             tainted.update(id(r) for r in op.results)
-    if any(id(v) in tainted for v in later.operands):
+    if any(id(v) in tainted for v in ops[end].operands):
         return None
     return readers
 
 
-def _merge(earlier: Op, later: Op, block: Block, readers: list[Op]) -> Op:
-    """One collective of both operand lists at `later`'s place, the `readers`
-    of `earlier`'s results moved after it (in their order)."""
+def _merge(block: Block, start: int, end: int, readers: list[Op]) -> Op:
+    """One collective of the operand lists of `block.ops[start]` and
+    `block.ops[end]` at the later one's place, the `readers` of the earlier
+    one's results (the ops between them, in their order) moved after it; the
+    ops between are spliced in one slice assignment (no search of the block
+    per moved op)."""
+    earlier, later = block.ops[start], block.ops[end]
     combined = Op(
         later.name,
         [*earlier.operands, *later.operands],
@@ -186,19 +204,18 @@ def _merge(earlier: Op, later: Op, block: Block, readers: list[Op]) -> Op:
     )
     if later.regions:
         combined.add_region(copied_region(later))
-    block.insert_before(later, combined)
+    combined.parent = block
     count = len(earlier.results)
     for i, result in enumerate(earlier.results):
         result.replace_all_uses_with(combined.results[i])
     for i, result in enumerate(later.results):
         result.replace_all_uses_with(combined.results[count + i])
-    earlier.erase()
-    later.erase()
-    for reader in readers:
-        block.ops.remove(reader)
-    at = block.ops.index(combined) + 1
-    for offset, reader in enumerate(readers):
-        block.insert(at + offset, reader)
+    moved = {id(op) for op in readers}
+    staying = [op for op in block.ops[start + 1 : end] if id(op) not in moved]
+    block.ops[start : end + 1] = [*staying, combined, *readers]
+    for op in (earlier, later):  # out of the block already: erase drops their uses
+        op.parent = None
+        op.erase()
     return combined
 
 
