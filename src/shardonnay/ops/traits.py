@@ -73,6 +73,10 @@ __all__ = [
 class Trait(enum.Enum):
     """A fact about an op that takes no parameters (see each member)."""
 
+    # The members are singletons, equal only to themselves: hashed by identity
+    # (`Enum.__hash__` hashes the name in Python code, on every `has_trait`).
+    __hash__ = object.__hash__
+
     # Every result element is computed from the operand elements at the same
     # position; operands (but scalar ones) and results have one shape (MLIR's
     # `Elementwise`, which Shardy's `isElementwise` asks; Shardy's `ops.td`
