@@ -19,8 +19,16 @@ listed in `inert`, so that such a step is skipped at once.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+
 from shardonnay.propagation.factor_propagation import PropagationDirection
-from shardonnay.propagation.op_priority import OP_PRIORITY_STAGES, Directions, Item, union
+from shardonnay.propagation.op_priority import (
+    OP_PRIORITY_STAGES,
+    Directions,
+    Item,
+    stage_inputs,
+    union,
+)
 from shardonnay.sharding_rule import OpShardingRule
 
 __all__ = ["FactorDirections"]
@@ -32,6 +40,8 @@ class FactorDirections:
     def __init__(self) -> None:
         # Per item, the direction of each factor of its rule in each stage.
         self._per_item: dict[Item, list[Directions]] = {}
+        # Per `stage_inputs` and rule identity, the directions in each stage.
+        self._per_kind: dict[tuple[Hashable, int], tuple[list[Directions], OpShardingRule]] = {}
         self._by_value: dict[Directions, Directions] = {}
         self._both_ways_by_size: dict[int, Directions] = {}
         # Directions along which nothing propagates (every factor NONE).
@@ -49,7 +59,16 @@ class FactorDirections:
         return per_stage[stage]
 
     def per_stage(self, item: Item, rule: OpShardingRule) -> list[Directions]:
-        """The directions of `item`'s factors in each op-priority stage."""
+        """The directions of `item`'s factors in each op-priority stage,
+        worked out once per `stage_inputs` of the item and rule (the entry
+        keeps the rule alive, so that its identity is not reused)."""
+        key = (stage_inputs(item), id(rule))
+        entry = self._per_kind.get(key)
+        if entry is None:
+            entry = self._per_kind[key] = (self._stages(item, rule), rule)
+        return entry[0]
+
+    def _stages(self, item: Item, rule: OpShardingRule) -> list[Directions]:
         per_stage = []
         directions = (PropagationDirection.NONE,) * rule.num_factors
         for heuristic in OP_PRIORITY_STAGES:

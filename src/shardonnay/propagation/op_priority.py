@@ -20,7 +20,7 @@ least what the one before did (`OP_PRIORITY_STAGES`):
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 
 from shardonnay.ir.core import Op
 from shardonnay.ir.types import TensorType
@@ -29,7 +29,7 @@ from shardonnay.propagation.data_flow import DataFlowEdge
 from shardonnay.propagation.factor_propagation import PropagationDirection
 from shardonnay.sharding_rule import OpShardingRule
 
-__all__ = ["OP_PRIORITY_STAGES", "Directions", "Item", "is_elementwise", "union"]
+__all__ = ["OP_PRIORITY_STAGES", "Directions", "Item", "is_elementwise", "stage_inputs", "union"]
 
 # What propagation goes through: an op with a rule (or a propagation barrier)
 # or a data-flow edge.
@@ -66,15 +66,35 @@ def union(a: PropagationDirection, b: PropagationDirection) -> PropagationDirect
     return _DIRECTION_OF_WAYS[_WAYS[a] | _WAYS[b]]
 
 
+def _single_use_operands(op: Op) -> bool:
+    """Whether every operand of `op` (but scalars) has `op` as its only use."""
+    for v in op.operands:
+        if len(v.uses) != 1 and not (isinstance(v.type, TensorType) and not v.type.shape):
+            return False
+    return True
+
+
 def _uses_direction(item: Item, allow_multi_use: bool) -> PropagationDirection:
     """NONE when an operand (not a scalar) of `item` has more than one use: a
     conflict could come from (or go to) another use."""
-    if allow_multi_use or isinstance(item, DataFlowEdge):
+    if allow_multi_use or isinstance(item, DataFlowEdge) or _single_use_operands(item):
         return PropagationDirection.BOTH
-    for v in item.operands:
-        if len(v.uses) != 1 and not (isinstance(v.type, TensorType) and not v.type.shape):
-            return PropagationDirection.NONE
-    return PropagationDirection.BOTH
+    return PropagationDirection.NONE
+
+
+def stage_inputs(item: Item) -> Hashable:
+    """All that the heuristics of `OP_PRIORITY_STAGES` read of `item` besides
+    its rule: items with equal `stage_inputs` and the same rule get the same
+    directions in every stage (so that they are worked out once per kind of
+    op, not once per op). A data-flow edge is None; an op is its name (which
+    gives its traits), whether it is elementwise (a `bitcast_convert` is when
+    it keeps the shape), the target of a custom call and whether its
+    operands are used by it alone."""
+    if isinstance(item, DataFlowEdge):
+        return None
+    name = item.name
+    target = item.attributes.get("call_target_name") if name == "stablehlo.custom_call" else None
+    return (name, is_elementwise(item), target, _single_use_operands(item))
 
 
 def _pass_through_op(item: Item, allow_multi_use: bool) -> PropagationDirection:
