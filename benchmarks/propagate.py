@@ -135,6 +135,15 @@ def _jax():
 
 def transformer_module(layers: int, *, backward: bool) -> str:
     """A stack of `layers` transformer blocks lowered by JAX (see the module docstring)."""
+    jitted, args = transformer_jitted(layers, backward=backward)
+    return jitted.lower(*args).as_text()
+
+
+def transformer_jitted(layers: int, *, backward: bool = False, train: bool = False):
+    """The jitted stack of `transformer_module` and its abstract arguments:
+    forward, `jax.grad` of the loss (`backward`), or a training step
+    (`train`): the loss, its gradients and an Adam update of the parameters
+    and of the optimizer's two moments, each sharded as its parameter."""
     jax = _jax()
     import jax.numpy as jnp
     import numpy as np
@@ -174,6 +183,14 @@ def transformer_module(layers: int, *, backward: bool) -> str:
     def grads(params, x):
         return jax.grad(lambda ps: jnp.mean(jnp.square(stack(ps, x))))(params)
 
+    def train_step(params, moments, x):
+        loss, g = jax.value_and_grad(lambda ps: jnp.mean(jnp.square(stack(ps, x))))(params)
+        m, v = moments
+        m = jax.tree.map(lambda m, g: 0.9 * m + 0.1 * g, m, g)
+        v = jax.tree.map(lambda v, g: 0.999 * v + 0.001 * g * g, v, g)
+        params = jax.tree.map(lambda p, m, v: p - 1e-3 * m / (jnp.sqrt(v) + 1e-8), params, m, v)
+        return loss, params, (m, v)
+
     def named(spec):
         return NamedSharding(mesh, P(*spec))
 
@@ -184,13 +201,21 @@ def transformer_module(layers: int, *, backward: bool) -> str:
         for _ in range(layers)
     ]
     x = jax.ShapeDtypeStruct((_BATCH, _SEQ, _D), jnp.float32)
+    if train:
+        moments = (param_shardings, param_shardings)
+        jitted = jax.jit(
+            train_step,
+            in_shardings=(param_shardings, moments, x_sharding),
+            out_shardings=(named(()), param_shardings, moments),
+        )
+        return jitted, (params, (params, params), x)
     out_shardings = param_shardings if backward else x_sharding
     jitted = jax.jit(
         grads if backward else stack,
         in_shardings=(param_shardings, x_sharding),
         out_shardings=out_shardings,
     )
-    return jitted.lower(params, x).as_text()
+    return jitted, (params, x)
 
 
 # -- the rows ------------------------------------------------------------------------

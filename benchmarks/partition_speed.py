@@ -1,0 +1,218 @@
+"""Partitioning speed: time per op of each phase of `shardonnay.partition`, beside XLA's compile.
+
+    python benchmarks/partition_speed.py                  # every row
+    python benchmarks/partition_speed.py --quick          # the small rows
+    python benchmarks/partition_speed.py --rows train32 --profile 30
+
+Each row is a program JAX lowers (`benchmarks/propagate.py`'s transformer
+stacks: pre-LN blocks of `lax` ops on the mesh `["data"=2, "model"=4]`):
+
+`transformerL-fwd` / `transformerL-bwd`
+    the stack of L blocks, forward, and `jax.grad` of its loss;
+`trainL`
+    a training step: the loss, its gradients and an Adam update of the
+    parameters and of both moments (each sharded as its parameter).
+
+The program is partitioned as `shardonnay.partition` does it and reported as
+`shardonnay partition --report` does, each phase timed on its own:
+
+* `propagate`: `propagated_program` (Shardy's propagation pipeline);
+* `explicit`: `insert_explicit_reshards(full_version=True)`;
+* `to-coll.`: `lower_reshards` and `merge_repeated_collectives`
+  (`sdy-reshard-to-collectives`, with the planner's reshards);
+* `local`: `convert_global_to_local` and `improve_collectives` (the
+  per-device program);
+* `report`: `report_of` (collectives, costs, memory of the three programs).
+
+Columns give microseconds per op of the input program for the four phases
+after propagation (propagation has its own benchmark, `propagate.py`), then
+seconds: the partitioner's total (propagation included) and XLA's compile of
+the same jitted function on 8 host CPU devices
+(`jax.jit(f).lower(...).compile()`, the compile alone: Shardy propagation
+and XLA's SPMD partitioner, then XLA's CPU compiler), and their ratio. The
+machine's load shows in every number: compare rows of one run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import pstats
+import sys
+import time
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import propagate  # the transformer generators (and 8 host CPU devices for jax)
+
+from shardonnay.export.explicit_reshards import insert_explicit_reshards
+from shardonnay.ir.core import Module
+from shardonnay.partitioner.analysis.report import report_of
+from shardonnay.partitioner.local.convert import convert_global_to_local
+from shardonnay.partitioner.program import propagated_program
+from shardonnay.partitioner.repeated_collectives import merge_repeated_collectives
+from shardonnay.partitioner.reshard.planned import lower_reshards
+from shardonnay.partitioner.scattered_reductions import improve_collectives
+from shardonnay.syntax.mlir_reader import parse_module
+
+PHASES = ("propagate", "explicit", "to-coll.", "local", "report")
+
+
+def _rows() -> dict[str, Callable[[], tuple]]:
+    """Row name -> a function making (jitted function, its abstract arguments)."""
+    rows: dict[str, Callable[[], tuple]] = {}
+    for layers in (8, 32, 96):
+        for backward in (False, True):
+            name = f"transformer{layers}-{'bwd' if backward else 'fwd'}"
+            rows[name] = lambda layers=layers, backward=backward: propagate.transformer_jitted(
+                layers, backward=backward
+            )
+        rows[f"train{layers}"] = lambda layers=layers: propagate.transformer_jitted(
+            layers, train=True
+        )
+    return rows
+
+
+QUICK_ROWS = ("transformer8-fwd", "transformer8-bwd", "train8")
+
+
+@dataclass(frozen=True)
+class Row:
+    """One program: its op count, each phase's seconds, XLA's compile seconds."""
+
+    name: str
+    ops: int
+    seconds: dict[str, float]
+    xla_s: float
+
+    @property
+    def total_s(self) -> float:
+        return sum(self.seconds.values())
+
+    def cells(self) -> list[str]:
+        per_op = [f"{self.seconds[p] * 1e6 / self.ops:,.0f}" for p in PHASES[1:]]
+        return [
+            self.name,
+            f"{self.ops:,}",
+            *per_op,
+            f"{self.total_s:.1f}",
+            f"{self.xla_s:.1f}",
+            f"{self.total_s / self.xla_s:.1f}x",
+        ]
+
+
+HEADER = [
+    "row",
+    "ops",
+    "explicit us/op",
+    "to-coll. us/op",
+    "local us/op",
+    "report us/op",
+    "partition s",
+    "XLA compile s",
+    "ratio",
+]
+
+
+def op_count(module: Module) -> int:
+    return sum(1 for op in module.walk() if op.name not in ("func.func", "sdy.mesh"))
+
+
+def partition_phases(module: Module) -> dict[str, float]:
+    """Seconds of each phase (`PHASES`) of partitioning and reporting `module`,
+    in the steps of `shardonnay.partition` and `shardonnay partition --report`."""
+    seconds: dict[str, float] = {}
+    start = time.perf_counter()
+
+    def lap(phase: str) -> None:
+        nonlocal start
+        now = time.perf_counter()
+        seconds[phase] = now - start
+        start = now
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # propagation's notes about ops without rules
+        propagated = propagated_program(module)
+        lap("propagate")
+        program = propagated.copy()
+        insert_explicit_reshards(program, full_version=True)
+        lap("explicit")
+        explicit = lower_reshards(program, reshards="shardonnay")
+        merge_repeated_collectives(explicit)
+        lap("to-coll.")
+        local = convert_global_to_local(explicit)
+        improve_collectives(local)
+        lap("local")
+        report_of(module, explicit, local, propagated=propagated)
+        lap("report")
+    return seconds
+
+
+def xla_compile_s(jitted, args: tuple) -> float:
+    lowered = jitted.lower(*args)
+    start = time.perf_counter()
+    lowered.compile()
+    return time.perf_counter() - start
+
+
+def measure(name: str, make: Callable[[], tuple]) -> Row:
+    jitted, args = make()
+    module = parse_module(jitted.lower(*args).as_text())
+    seconds = partition_phases(module)
+    return Row(name, op_count(module), seconds, xla_compile_s(jitted, args))
+
+
+def profile(make: Callable[[], tuple], top: int) -> str:
+    """cProfile of partitioning one program (all phases), by cumulative time."""
+    jitted, args = make()
+    module = parse_module(jitted.lower(*args).as_text())
+    profiler = cProfile.Profile()
+    profiler.enable()
+    partition_phases(module)
+    profiler.disable()
+    out = io.StringIO()
+    pstats.Stats(profiler, stream=out).sort_stats("cumulative").print_stats(top)
+    return out.getvalue()
+
+
+WIDTHS = (18, 7, 15, 15, 12, 13, 12, 14, 7)
+
+
+def line(cells: list[str]) -> str:
+    """A table row: the name left-aligned, the numbers right-aligned."""
+    return "  ".join(
+        c.ljust(w) if i == 0 else c.rjust(w)
+        for i, (c, w) in enumerate(zip(cells, WIDTHS, strict=True))
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", default="", help="comma-separated row names")
+    parser.add_argument("--quick", action="store_true", help=f"only {', '.join(QUICK_ROWS)}")
+    parser.add_argument(
+        "--profile", type=int, default=0, metavar="N", help="profile the last row, top N"
+    )
+    args = parser.parse_args(argv)
+    all_rows = _rows()
+    if args.rows:
+        names = [n.strip() for n in args.rows.split(",") if n.strip()]
+    else:
+        names = list(QUICK_ROWS if args.quick else all_rows)
+    unknown = [n for n in names if n not in all_rows]
+    if unknown:
+        parser.error(f"unknown rows {', '.join(unknown)}; known: {', '.join(all_rows)}")
+    measure("warm-up", lambda: propagate.transformer_jitted(1))  # imports, first-use caches
+    print(line(HEADER))
+    for name in names:
+        print(line(measure(name, all_rows[name]).cells()), flush=True)
+    if args.profile and names:
+        print(f"\nprofile of {names[-1]}:\n")
+        print(profile(all_rows[names[-1]], args.profile))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
