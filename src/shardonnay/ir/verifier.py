@@ -75,6 +75,8 @@ class _Verifier:
         self.visible: set[Value] = set()
         self.defined: set[Value] = set()  # every value defined in the module
         self.ops: set[Op] = set()  # every op in the module
+        # The `dense<...>` literals (text, type) found to be values of their types.
+        self.valid_literals: set[tuple[str, TensorType]] = set()
         self.func_name: str | None = None
         self.counter = 0
         # The axes made manual by the sdy.manual_computation ops around the current op.
@@ -167,11 +169,16 @@ class _Verifier:
         self.visible, self.manual_axes = saved, saved_manual
 
     def _literals(self, op: Op) -> None:
-        """Each `dense<...>` attribute is a value of its type (MLIR's messages)."""
+        """Each `dense<...>` attribute is a value of its type (MLIR's messages);
+        a literal met before (same text and type) is not read again."""
         for name, value in op.attributes.items():
             if isinstance(value, DenseElementsAttr):
+                key = (value.body, value.type)
+                if key in self.valid_literals:
+                    continue
                 try:
                     canonical_dense_body(value.body, value.type)
+                    self.valid_literals.add(key)
                 except DenseLiteralError as e:
                     body = value.body if len(value.body) <= 40 else value.body[:37] + "..."
                     raise self.fail(op, f"{name} = dense<{body}> : {value.type}: {e}") from None
@@ -357,6 +364,36 @@ class _Verifier:
     # -- use-lists -----------------------------------------------------------------------
 
     def _check_use_lists(self) -> None:
+        """Each use-list lists exactly the operands that hold its value.
+
+        Counted first: when every use listed points at an operand of an op of
+        the module that holds the value, the lists are right if each value
+        has as many distinct uses as operands hold it. Only a module where
+        that fails is searched for the first broken list, to say which."""
+        holding: dict[Value, int] = {}
+        for op in self.ops:
+            for v in op.operands:
+                holding[v] = holding.get(v, 0) + 1
+        ops = self.ops
+        for v in self.defined:
+            uses = v.uses
+            n = holding.pop(v, 0)
+            for use in uses:
+                owner = use.owner
+                if (
+                    owner not in ops
+                    or use.index >= owner.num_operands
+                    or owner.operand(use.index) is not v
+                ):
+                    return self._find_broken_use_list()
+            if len(uses) != n or (n > 1 and len({(id(u.owner), u.index) for u in uses}) != n):
+                return self._find_broken_use_list()
+        if holding:  # operands defined outside the module
+            self._find_broken_use_list()
+
+    def _find_broken_use_list(self) -> None:
+        """Raises `IRError` at the first use-list that misses an operand holding
+        its value, or lists one that does not hold it."""
         # Each value's use-list read once, as (owner id, operand index) pairs
         # (a value used by many ops would otherwise be scanned once per use).
         listed: dict[Value, set[tuple[int, int]]] = {}
