@@ -141,3 +141,26 @@ def test_reduce_bodies_are_cloned(monkeypatch):
     assert reduces[1].operands[0] is not reduces[0].operands[0]
     templated, read = _both_ways(text, monkeypatch)
     assert templated == read
+
+
+def test_lookups_pause_over_lines_that_do_not_repeat_and_resume(monkeypatch):
+    monkeypatch.setattr(mlir_reader, "_TEMPLATE_WINDOW", 16)
+    monkeypatch.setattr(mlir_reader, "_TEMPLATE_PAUSE", 8)
+    used = []
+    from_template = mlir_reader.Parser._from_template
+
+    def counting(parser, template, uses, eol):
+        op = from_template(parser, template, uses, eol)
+        used.append(op is not None)
+        return op
+
+    monkeypatch.setattr(mlir_reader.Parser, "_from_template", counting)
+    unique = [f"  %{i} = stablehlo.add %arg0, %arg1 {{x.id = {i} : i64}} : {_T}" for i in range(40)]
+    repeated = [f"  %{i} = stablehlo.add %{i - 1}, %arg1 : {_T}" for i in range(40, 100)]
+    text = _func("\n".join([*unique, *repeated, f"  return %99 : {_T}"]))
+    module = parse_module(text)
+    # The first repeated lines come during the pause; then lookups find the template.
+    assert 0 < sum(used) < len(repeated) - 1
+    templated, read = _both_ways(text, monkeypatch)
+    assert templated == read
+    assert len(list(module.walk())) == 102

@@ -103,6 +103,9 @@ class Parser(TypeReader):
         "_barrier",
         "_depth_base",
         "_scopes",
+        "_template_hits",
+        "_template_pause",
+        "_template_tries",
         "_templates",
         "default_dialects",
         "forward",
@@ -118,6 +121,7 @@ class Parser(TypeReader):
         self.num_results = 0
         self._depth_base = 0  # 1 inside `module { ... }`, whose region does not count
         self._templates: dict[tuple, _OpTemplate] = {}
+        self._template_tries = self._template_hits = self._template_pause = 0
 
     # -- values --------------------------------------------------------------------
 
@@ -399,7 +403,7 @@ class Parser(TypeReader):
         if fast is not None:  # the frequent `%name = ` or `%name:2 = `
             defs.append((fast.group(1), int(fast.group(2) or 1), self.pos))
             self.pos = fast.end()
-        if fast is not None or not text.startswith("%", self.pos):
+        if (fast is not None or not text.startswith("%", self.pos)) and self._templates_wanted():
             start = self.pos
             eol = text.find("\n", start)
             if eol < 0:
@@ -416,6 +420,7 @@ class Parser(TypeReader):
                 if template is not None:
                     op = self._from_template(template, parts[1::2], eol)
                     if op is not None:
+                        self._template_hits += 1
                         if defs:
                             self.define(defs[0][0], op.results, defs[0][2])
                         return op
@@ -464,6 +469,21 @@ class Parser(TypeReader):
             self.define(name, op.results[i : i + n], pos)
             i += n
         return op
+
+    def _templates_wanted(self) -> bool:
+        """Whether to look the next op line up among the templates: yes, but
+        when few of the last `_TEMPLATE_WINDOW` lookups found one (lines that
+        do not repeat, where looking costs more than it saves), the next
+        `_TEMPLATE_PAUSE` op lines are read without; then lookups resume."""
+        if self._template_pause:
+            self._template_pause -= 1
+            return False
+        self._template_tries += 1
+        if self._template_tries == _TEMPLATE_WINDOW:
+            if self._template_hits < _TEMPLATE_WINDOW // 16:
+                self._template_pause = _TEMPLATE_PAUSE
+            self._template_tries = self._template_hits = 0
+        return True
 
     def _from_template(self, template: _OpTemplate, uses: list[str], eol: int) -> Op | None:
         """The op of the line that ends at `eol`, whose text but for its
@@ -810,6 +830,8 @@ _USE_SPLIT = re.compile(r"(%[A-Za-z0-9_$.\-]+(?:#\d+)?)")
 _AFTER_LINE = frozenset(("%", "}", "^", ""))
 _TEMPLATE_LINE_LIMIT = 4096
 _MAX_TEMPLATES = 10_000
+_TEMPLATE_WINDOW = 1024
+_TEMPLATE_PAUSE = 8192
 
 
 def _unwrap_generic_module(op: Op) -> Module:
