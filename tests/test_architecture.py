@@ -363,6 +363,27 @@ def test_modules_are_not_imported_by_name() -> None:
     assert not stale, f"allowed imports by name that no longer exist: {sorted(stale)}"
 
 
+def _root_exports() -> dict[str, str]:
+    """The package root's `_EXPORTS` table (public name -> module), as written."""
+    for node in _tree(PACKAGE).body:
+        if isinstance(node, ast.AnnAssign) and ast.unparse(node.target) == "_EXPORTS":
+            assert node.value is not None
+            return ast.literal_eval(node.value)
+    raise AssertionError(f"{PACKAGE}/__init__.py has no _EXPORTS table")
+
+
+def test_the_roots_names_load_from_modules_below_it() -> None:
+    """The root loads its names by module name (PEP 562), edges the graph
+    cannot see: each must name a module of the package on a layer the root
+    may import from."""
+    wrong = [
+        f"{name}: {module}"
+        for name, module in _root_exports().items()
+        if _known(module) != module or layer_of(module)[0] > layer_of(PACKAGE)[0]
+    ]
+    assert not wrong, "names the root cannot load:\n" + "\n".join(wrong)
+
+
 def _op_names(node: ast.AST) -> set[str]:
     return {
         n.value
