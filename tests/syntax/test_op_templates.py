@@ -164,3 +164,14 @@ def test_lookups_pause_over_lines_that_do_not_repeat_and_resume(monkeypatch):
     templated, read = _both_ways(text, monkeypatch)
     assert templated == read
     assert len(list(module.walk())) == 102
+
+
+def test_a_template_is_used_only_before_what_followed_it(monkeypatch):
+    """`return` read before `}` is no template for a `return` before an op,
+    which the reader takes as its operands (an error here)."""
+    text = (
+        "func.func @f() {\n  return\n}\n"
+        f"func.func @g(%arg0: {_T}) {{\n  return\n  %0 = stablehlo.negate %arg0 : {_T}\n}}\n"
+    )
+    message, offset = _errors_both_ways(text, monkeypatch)
+    assert (message, offset) == ("expected ':'", text.index("= stablehlo.negate"))

@@ -489,10 +489,11 @@ class Parser(TypeReader):
         """The op of the line that ends at `eol`, whose text but for its
         operands `uses` is that of `template`'s; None (read the line) where
         an operand is not yet defined or has another type than there, or
-        where the next line does not start a new op or close the region."""
+        where what follows the line is not of the kind that followed the
+        template's (see `_next_kind`)."""
         text = self.text
         after = _SPACE.match(text, eol).end()
-        if text[after : after + 1] not in _AFTER_LINE:
+        if _next_kind(text, after) != template.next_kind:
             return None
         operands = []
         for use, t in zip(uses, template.operand_types, strict=True):
@@ -507,16 +508,17 @@ class Parser(TypeReader):
         """Keeps `op`, just read from the line that ends at `eol`, as the
         template of the lines that differ from it only in operand names.
 
-        Only an op whose text fills its line (then a new op or a region's
-        end follows), whose operands are its `uses` in their order, all
-        distinct (so each operand comes from one place in the text), and
-        whose attributes hold no mutable dictionary can be one."""
+        Only an op whose text fills its line (then a kind of text follows
+        that `_next_kind` names), whose operands are its `uses` in their
+        order, all distinct (so each operand comes from one place in the
+        text), and whose attributes hold no mutable dictionary can be one."""
         text = self.text
         after = _SPACE.match(text, eol).end()
+        next_kind = _next_kind(text, after)
         if (
-            len(self._templates) >= _MAX_TEMPLATES
+            next_kind is None
+            or len(self._templates) >= _MAX_TEMPLATES
             or _SPACE.match(text, self.pos).end() != after
-            or text[after : after + 1] not in _AFTER_LINE
         ):
             return
         operands = op._operands
@@ -526,7 +528,7 @@ class Parser(TypeReader):
             if self._visible(use) is not value:
                 return
         if all(_shareable(v) for inner in op.walk() for v in inner.attributes.values()):
-            self._templates[key] = _OpTemplate.of(op)
+            self._templates[key] = _OpTemplate.of(op, next_kind)
 
     def _visible(self, use: str) -> Value | None:
         """The value `%name` or `%name#k` names here, or None where none is
@@ -778,9 +780,11 @@ class _OpTemplate:
     text but for the operand names (in the same region depth and default
     dialect, naming as many results) reads as the same op over other
     operands of the same types, so the reader builds that op instead of
-    reading the line. `prototype` is the op read, cloned when it has regions
-    (a `reduce` whose body `applies` an op); attributes are immutable values,
-    shared as the reader's attribute cache shares them."""
+    reading the line, where the text after the line is of the same kind
+    (`next_kind`): where the reader stopped before it, it stops again.
+    `prototype` is the op read, cloned when it has regions (a `reduce` whose
+    body `applies` an op); attributes are immutable values, shared as the
+    reader's attribute cache shares them."""
 
     name: str
     operand_types: tuple[Type, ...]
@@ -789,9 +793,10 @@ class _OpTemplate:
     inherent: frozenset[str] | None
     location: str | None
     prototype: Op | None
+    next_kind: str
 
     @classmethod
-    def of(cls, op: Op) -> _OpTemplate:
+    def of(cls, op: Op, next_kind: str) -> _OpTemplate:
         return cls(
             op.name,
             tuple(v.type for v in op._operands),
@@ -800,6 +805,7 @@ class _OpTemplate:
             op.inherent,
             op.location,
             op if op.regions else None,
+            next_kind,
         )
 
     def instantiate(self, operands: list[Value]) -> Op:
@@ -825,9 +831,19 @@ def _shareable(value: Any) -> bool:
 
 # Operand names split a line into the text of its template and its operands.
 _USE_SPLIT = re.compile(r"(%[A-Za-z0-9_$.\-]+(?:#\d+)?)")
-# What may follow an op line read from a template: an op with results, the
-# end of a region, a block label, or the end of the text.
-_AFTER_LINE = frozenset(("%", "}", "^", ""))
+
+
+def _next_kind(text: str, pos: int) -> str | None:
+    """What starts at `pos` (after an op line), where it is one of the kinds
+    after which a line may be read from a template: `%` (an op naming its
+    results, `%x = `), `}` (the end of a region), `^` (a block label), or ``
+    (the end of the text); None for anything else."""
+    c = text[pos : pos + 1]
+    if c == "%":
+        return c if _RESULT_DEF.match(text, pos) else None
+    return c if c in "}^" else None
+
+
 _TEMPLATE_LINE_LIMIT = 4096
 _MAX_TEMPLATES = 10_000
 _TEMPLATE_WINDOW = 1024
