@@ -28,21 +28,21 @@ import signal
 import sys
 import warnings
 from collections.abc import Sequence
-from dataclasses import dataclass
 from types import ModuleType
+from typing import NamedTuple
 
 from shardonnay import __version__
 from shardonnay.cli.progress_bar import progress_on_stderr
 from shardonnay.errors import ShardonnayError
 
 
-@dataclass(frozen=True)
-class Command:
+class Command(NamedTuple):
     """A subcommand: its `name`, the one-line `help` that `shardonnay --help`
     lists, and the module `shardonnay.cli.<name>` that adds its arguments
     (`add_arguments(parser)`, which sets the parser's `run`). Only the chosen
     command's module is imported, so `--help` and a light command such as `fmt`
-    do not load the partitioner, the runtime or the pictures."""
+    do not load the partitioner, the runtime or the pictures. (A named tuple:
+    `dataclasses` would be most of the import time of `shardonnay --help`.)"""
 
     name: str
     help: str
