@@ -20,7 +20,10 @@ lone reduce-scatter adds its own. `improve_collectives` therefore decides
 each such all-reduce with the cost model: it keeps the reduce-scatter where
 the combined program's alpha-beta time (`CostModel()`; ties: bytes
 received by the busiest device) is lower with it, one all-reduce at a time
-in program order, and leaves the program combined.
+in program order, and leaves the program combined. It decides the other way
+round for an all-to-all that can be an all-gather and a slice
+(`shardonnay.partitioner.gathered_exchanges`): more bytes, kept only where
+it joins another all-gather and saves its steps.
 
 >>> from shardonnay.syntax.mlir_reader import parse_module
 >>> m = parse_module('''
@@ -61,6 +64,7 @@ from shardonnay.ir.attributes import DenseElementsAttr, IntegerAttr
 from shardonnay.ir.core import Block, Module, Op, Value
 from shardonnay.ir.types import TensorType
 from shardonnay.partitioner.analysis.cost import collective_costs
+from shardonnay.partitioner.gathered_exchanges import Exchange, exchange_of, to_all_gather
 from shardonnay.partitioner.local.combined_collectives import combine_collectives, copied_region
 
 __all__ = ["Scatter", "improve_collectives", "scatter_of"]
@@ -77,11 +81,13 @@ class Scatter:
 
 def improve_collectives(module: Module) -> int:
     """Rewrites each all-reduce of `module` that `scatter_of` accepts as a
-    reduce-scatter where that lowers the combined program's cost, then
-    combines collectives (in place); returns how many became reduce-scatters.
+    reduce-scatter, and each all-to-all that `exchange_of` accepts as an
+    all-gather and a slice (`shardonnay.partitioner.gathered_exchanges`),
+    where that lowers the combined program's cost, then combines collectives
+    (in place); returns how many were rewritten.
 
     The choice starts from the cheaper of none and all of them rewritten
-    (reduce-scatters that combine pay their steps once), then flips each one
+    (collectives that combine pay their steps once), then flips each one
     in program order where that is cheaper still."""
     count = len(_candidates(module))
     chosen: frozenset[int] = frozenset()
@@ -96,33 +102,44 @@ def improve_collectives(module: Module) -> int:
             cost = _cost(_trial(module, flipped))
             if cost is not None and cost < best:
                 chosen, best = flipped, cost
-    for op, scatter in _picked(_candidates(module), chosen):
-        to_reduce_scatter(op, scatter)
+    for op, plan in _picked(_candidates(module), chosen):
+        _rewrite(op, plan)
     combine_collectives(module)
     return len(chosen)
 
 
-def _candidates(module: Module) -> list[tuple[Op, Scatter]]:
-    found = []
+def _candidates(module: Module) -> list[tuple[Op, Scatter | Exchange]]:
+    """The all-reduces that can be reduce-scatters and the all-to-alls that can
+    be all-gathers, in program order."""
+    replicas = module.attributes.get("mhlo.num_replicas")
+    single = not isinstance(replicas, IntegerAttr) or replicas.value == 1
+    found: list[tuple[Op, Scatter | Exchange]] = []
     for block in module.function_blocks():
         for op in block.ops:
-            scatter = scatter_of(op)
-            if scatter is not None:
-                found.append((op, scatter))
+            plan = scatter_of(op) or exchange_of(op, single_replica=single)
+            if plan is not None:
+                found.append((op, plan))
     return found
 
 
+def _rewrite(op: Op, plan: Scatter | Exchange) -> None:
+    if isinstance(plan, Scatter):
+        to_reduce_scatter(op, plan)
+    else:
+        to_all_gather(op, plan)
+
+
 def _picked(
-    candidates: list[tuple[Op, Scatter]], indices: frozenset[int]
-) -> list[tuple[Op, Scatter]]:
+    candidates: list[tuple[Op, Scatter | Exchange]], indices: frozenset[int]
+) -> list[tuple[Op, Scatter | Exchange]]:
     return [candidates[i] for i in sorted(indices)]
 
 
 def _trial(module: Module, indices: frozenset[int]) -> Module:
     """A copy of `module` with the candidates `indices` rewritten, combined."""
     trial = module.copy()
-    for op, scatter in _picked(_candidates(trial), indices):
-        to_reduce_scatter(op, scatter)
+    for op, plan in _picked(_candidates(trial), indices):
+        _rewrite(op, plan)
     combine_collectives(trial)
     return trial
 
