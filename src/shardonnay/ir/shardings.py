@@ -246,9 +246,12 @@ def _set_per_value(op: Op, key: str, index: int, sharding: TensorSharding, value
     per_value = op.attributes.get(key)
     if isinstance(per_value, TensorShardingPerValue):
         shardings = list(per_value)
+        shardings[index] = sharding
     else:
-        shardings = [open_sharding(sharding.mesh, v.type) for v in values]
-    shardings[index] = sharding
+        shardings = [
+            sharding if i == index else open_sharding(sharding.mesh, v.type)
+            for i, v in enumerate(values)
+        ]
     op.attributes[key] = TensorShardingPerValue(tuple(shardings))
 
 

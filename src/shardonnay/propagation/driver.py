@@ -329,6 +329,39 @@ class _Driver(ShardingStore):
         self._step: Any = None
         self._stack: list[Item] = []
         self._queued: set[Item] = set()
+        # The items whose last visit changed nothing, with the directions it
+        # had: visiting one again with the same directions, before any of
+        # the shardings it reads changes, would change nothing either (the
+        # step is a function of those), so it is skipped (see `_set`).
+        self._clean: dict[Item, Directions] = {}
+        # The items that read each stored sharding (by the value holding it).
+        self._readers: dict[Value, list[Item]] = {}
+        holder = self._holder
+        for item in self.order:
+            values = (
+                (*item.sources, item.owner)
+                if isinstance(item, DataFlowEdge)
+                else (*item.operands, *item.results)
+            )
+            for v in values:
+                self._readers.setdefault(holder.get(v, v), []).append(item)
+
+    def _set(self, v: Value, sharding: TensorSharding) -> None:
+        key = self._holder.get(v, v)
+        self.shardings[key] = sharding
+        self._forget(key)
+
+    def _set_ref(self, ref: Ref, sharding: TensorSharding) -> None:
+        super()._set_ref(ref, sharding)
+        if isinstance(ref, Value):
+            self._forget(ref)
+
+    def _forget(self, key: Value) -> None:
+        """The items that read the sharding held by `key` are no longer clean."""
+        clean = self._clean
+        if clean:
+            for reader in self._readers.get(key, ()):
+                clean.pop(reader, None)
 
     # -- the worklist ----------------------------------------------------------------
 
@@ -453,6 +486,7 @@ class _Driver(ShardingStore):
                     rule,
                     self.directions.of(item, rule, self.stage),
                     False,
+                    item=item,
                 )
             from_sources = item.from_sources
             assert from_sources is not None
@@ -468,6 +502,7 @@ class _Driver(ShardingStore):
                 False,
                 set_results=set_owner,
                 result_shardings=[item.to_sources(owner)],
+                item=item,
             )
         if item.name == "sdy.propagation_barrier":
             direction = item.attributes["allowed_direction"]
@@ -479,6 +514,7 @@ class _Driver(ShardingStore):
                 rule,
                 self.directions.distinct((_BARRIER_DIRECTIONS[name],) * rule.num_factors),
                 False,
+                item=item,
             )
         op_item = self._op_items.get(item)
         if op_item is None:
@@ -500,6 +536,7 @@ class _Driver(ShardingStore):
             directions,
             op_item.is_elementwise,
             conservative=self.conservative,
+            item=item,
         )
 
     def _propagate(
@@ -514,28 +551,39 @@ class _Driver(ShardingStore):
         notify: bool = True,
         set_results: Any = None,
         result_shardings: Sequence[TensorSharding | None] | None = None,
+        item: Item | None = None,
     ) -> bool:
         """Propagates through one op (or edge, or function result) whose
         tensors are `operands` and `results`, and records the changes.
         `conservative` (Shardy sets it for ops only, never for data-flow
-        edges, barriers and function results): no axis is split."""
+        edges, barriers and function results): no axis is split. `item`:
+        the item propagated through, skipped while clean (see `_clean`)."""
         shardings, holder = self.shardings, self._holder
-        old_operands = [shardings.get(holder.get(v, v)) for v in operands]
-        old_results = (
-            list(result_shardings)
-            if result_shardings is not None
-            else [shardings.get(holder.get(v, v)) for v in results]
-        )
-        if self.recorder is None:
-            if directions in self.directions.inert:  # no factor may propagate
-                return False
-            outcome = self.steps.outcome(
-                old_operands, old_results, rule, directions, is_elementwise, conservative
+
+        def old_shardings() -> tuple[list[TensorSharding | None], list[TensorSharding | None]]:
+            old_results = (
+                list(result_shardings)
+                if result_shardings is not None
+                else [shardings.get(holder.get(v, v)) for v in results]
             )
+            return [shardings.get(holder.get(v, v)) for v in operands], old_results
+
+        if self.recorder is None:
+            clean = self._clean
+            if item is not None and clean.get(item) is directions:
+                return False
+            outcome = None
+            if directions not in self.directions.inert:  # else no factor may propagate
+                outcome = self.steps.outcome(
+                    *old_shardings(), rule, directions, is_elementwise, conservative
+                )
             if outcome is None or not outcome[4]:
+                if item is not None:
+                    clean[item] = directions
                 return False
             new_operands, new_results, updated_operands, updated_results, any_updated = outcome
         else:
+            old_operands, old_results = old_shardings()
             meshed = self.steps.run(
                 old_operands, old_results, rule, directions, is_elementwise, conservative
             )

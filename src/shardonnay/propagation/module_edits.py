@@ -131,7 +131,9 @@ def transform_shardings(module: Module, fn: Transform) -> None:
     constraints and reshards, the in/out shardings of named and manual
     computations, the out_sharding of collectives) by `fn(sharding)`, in
     Shardy's order: function by function, its arguments, its results, then
-    its ops in program order.
+    its ops in program order. `fn` is asked once per sharding object (a
+    sharding object met again gets the same result): propagated modules
+    hold one object per distinct sharding, met thousands of times.
 
     >>> from shardonnay.syntax.mlir_reader import parse_module
     >>> module = parse_module('''
@@ -146,17 +148,30 @@ def transform_shardings(module: Module, fn: Transform) -> None:
     >>> seen
     ['#sdy.sharding<@mesh, [{"x", ?}]>', '#sdy.sharding<@mesh, [{?}]>']
     """
+    # Per sharding object by identity, (the object, kept alive, and fn's result).
+    done: dict[int, tuple[TensorSharding, TensorSharding]] = {}
+
+    def transformed(sharding: TensorSharding) -> TensorSharding:
+        entry = done.get(id(sharding))
+        if entry is None:
+            entry = done[id(sharding)] = (sharding, fn(sharding))
+        return entry[1]
+
+    keys = (SHARDING, "sharding", "in_shardings", "out_shardings", "out_sharding")
     for func in module.functions:
         for key in ("arg_attrs", "res_attrs"):
             for attrs in func.op.attributes.get(key, ()):
                 if isinstance(attrs.get(SHARDING), TensorSharding):
-                    attrs[SHARDING] = fn(attrs[SHARDING])
+                    attrs[SHARDING] = transformed(attrs[SHARDING])
         for op in func.walk():
             if op is func.op:
                 continue
-            for key in (SHARDING, "sharding", "in_shardings", "out_shardings", "out_sharding"):
-                value = op.attributes.get(key)
+            attributes = op.attributes
+            for key in keys:
+                value = attributes.get(key)
+                if value is None:
+                    continue
                 if isinstance(value, TensorSharding):
-                    op.attributes[key] = fn(value)
+                    attributes[key] = transformed(value)
                 elif isinstance(value, TensorShardingPerValue):
-                    op.attributes[key] = TensorShardingPerValue(tuple(fn(s) for s in value))
+                    attributes[key] = TensorShardingPerValue(tuple(map(transformed, value)))
