@@ -2,8 +2,8 @@
 
 Two tables say what converts: `SHARDING_FORMATS` (one sharding, given on the
 command line with `--sharding`) and `MODULE_FORMATS` (a whole annotated
-module read from a file; it lives in `shardonnay.cli.inputs`, since every
-command reads programs through it with `--from`). A new language is one row:
+module read from a file; it lives in `shardonnay.cli.module_formats`, since
+the commands that read programs read them through it with `--from`). A new language is one row:
 a `ShardingFormat` or a `ModuleFormat` whose `read` makes shardonnay's value
 and whose `write` prints it.
 
@@ -27,7 +27,8 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from shardonnay.cli.inputs import MODULE_FORMATS, parse_shape, read_input
+from shardonnay.cli.inputs import parse_shape, read_input
+from shardonnay.cli.module_formats import MODULE_FORMATS
 from shardonnay.errors import ShardonnayError
 from shardonnay.interop import dtensor, gspmd, shard_dialect
 from shardonnay.mesh import Mesh

@@ -8,7 +8,8 @@ import sys
 
 import numpy as np
 
-from shardonnay.cli.inputs import add_input_format_option, read_program, seed
+from shardonnay.cli.inputs import seed
+from shardonnay.cli.module_formats import add_input_format_option, read_program
 from shardonnay.cli.progress_bar import add_quiet_option
 from shardonnay.errors import CheckError
 from shardonnay.ir.naming import output_names

@@ -5,13 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from shardonnay.cli.inputs import (
-    add_input_format_option,
-    add_no_pipeline_option,
-    add_propagation_options,
-    read_program,
-    runs_pipeline,
-)
+from shardonnay.cli.inputs import add_no_pipeline_option, add_propagation_options, runs_pipeline
+from shardonnay.cli.module_formats import add_input_format_option, read_program
 from shardonnay.cli.progress_bar import add_quiet_option
 from shardonnay.pipeline import propagation_pipeline
 from shardonnay.propagation.debugging.origin_attributes import propagate_with_origins
