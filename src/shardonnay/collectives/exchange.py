@@ -27,7 +27,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -282,6 +282,11 @@ def gather_exchange(
     held = regions(shape, in_sharding, in_mesh)
     new_regions = regions(shape, out_sharding, out_mesh)
     term_of = {d: coordinates(d, term_axes, in_mesh) for d in in_mesh.device_list}
+    # per addend, the devices holding some of it, in `held`'s order
+    holding: dict[tuple, list[int]] = {}
+    for d, r in held.items():
+        if volume(r):
+            holding.setdefault(term_of[d], []).append(d)
     sent = dict.fromkeys(in_mesh.device_list, 0)
     transfers: list[Transfer] = []
     for device in out_mesh.device_list:
@@ -293,11 +298,8 @@ def gather_exchange(
             for term in want.terms:
                 missing = [want.box] if volume(want.box) else []
                 holders = [d for d in near if term_of[d] == term]
-                far = sorted(
-                    (d for d in held if term_of[d] == term and d not in near),
-                    key=lambda d: sent[d],
-                )
-                for src in holders + far:
+                far = _least_loaded(holding.get(term, ()), near, sent)
+                for src in itertools.chain(holders, far):
                     if not missing:
                         break
                     src_region = held[src]
@@ -332,6 +334,18 @@ def gather_exchange(
     shapes = dict.fromkeys(out_mesh.device_list, buffer_shape)
     fills = {d: local_index(r, r) for d, r in new_regions.items()}
     return Exchange((Phase(shapes, fills, tuple(transfers)),), reduction, itemsize)
+
+
+def _least_loaded(
+    holders: Sequence[int], near: Sequence[int], sent: Mapping[int, int]
+) -> Iterator[int]:
+    """`holders` but those `near`, the least loaded first (ties: in their
+    order). Sorted when first asked for, after the near ones sent theirs:
+    only their loads changed since, and they are not among these (most wants
+    need no far device, and a mesh of many devices would sort them all for
+    each)."""
+    skip = set(near)
+    yield from sorted((d for d in holders if d not in skip), key=sent.__getitem__)
 
 
 def all_reduce_exchange(

@@ -25,7 +25,7 @@ target block it lacks.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Container, Iterator, Sequence
 from contextlib import contextmanager
 
 import numpy as np
@@ -429,6 +429,10 @@ def fetch_tiles(
     copies: list[dict[int, tuple[list[int], list[int]]]] = []  # device -> (from, to)
     rounds: list[dict[int, tuple[int, list[int], list[int]]]] = []  # sender -> (receiver, ...)
     busy: list[set[int]] = []  # the receivers of each round
+    # per device, a round before which it sends (or receives) in every round:
+    # the search for a free round starts there (rounds only fill up)
+    sending: dict[int, int] = {}
+    receiving: dict[int, int] = {}
     for receiver, start in wanted.items():
         for slot in np.ndindex(*grid):
             to = [i * t for i, t in zip(slot, tile, strict=True)]
@@ -442,15 +446,29 @@ def fetch_tiles(
                 copies[k][receiver] = (_offsets(at, held[receiver]), to)
                 continue
             holders = holding[tuple(a - a % n for a, n in zip(at, held_size, strict=True))]
-            k, sender = min(
-                (next(k for k in range(len(rounds) + 1) if _free(rounds, busy, k, h, receiver)), h)
-                for h in holders
-            )
+            after = receiving.get(receiver, 0)  # the receiver's first free round
+            # the first round where a holder is free too (ties: the least device)
+            senders = rounds[after] if after < len(rounds) else {}
+            k, sender = after, min((h for h in holders if h not in senders), default=None)
+            if sender is None:
+                k, sender = min(
+                    (
+                        next(
+                            k
+                            for k in range(max(after, sending.get(h, 0)), len(rounds) + 1)
+                            if _free(rounds, busy, k, h, receiver)
+                        ),
+                        h,
+                    )
+                    for h in holders
+                )
             if k == len(rounds):
                 rounds.append({})
                 busy.append(set())
             rounds[k][sender] = (receiver, _offsets(at, held[sender]), to)
             busy[k].add(receiver)
+            sending[sender] = _first_free(rounds, sending.get(sender, 0), sender)
+            receiving[receiver] = _first_free(busy, after, receiver)
     tile_type = x.type.with_shape(tuple(tile))
     out = ctx.broadcast(ctx.scalar(0, x.type.element_type), x.type.with_shape(tuple(want_size)))
     for copy in copies:
@@ -481,6 +499,14 @@ def _slot_starts(
     for shards of padding only)."""
     tables = [offset_table(a, mesh, n) for a, n in zip(axes_per_dim, sizes, strict=True)]
     return {d: [table[d] for table in tables] for d in mesh.device_list}
+
+
+def _first_free(rounds: Sequence[Container[int]], start: int, device: int) -> int:
+    """The first round from `start` on that `device` is not in (every round
+    before `start` has it)."""
+    while start < len(rounds) and device in rounds[start]:
+        start += 1
+    return start
 
 
 def _free(rounds, busy, k: int, sender: int, receiver: int) -> bool:
