@@ -90,18 +90,21 @@ def improve_collectives(module: Module) -> int:
     (collectives that combine pay their steps once), then flips each one
     in program order where that is cheaper still."""
     count = len(_candidates(module))
+    costs: dict[frozenset[int], tuple[float, int] | None] = {}
+
+    def cost_of(indices: frozenset[int]) -> tuple[float, int] | None:
+        if indices not in costs:  # each choice is tried once
+            costs[indices] = _cost(_trial(module, indices))
+        return costs[indices]
+
     chosen: frozenset[int] = frozenset()
-    best = _cost(_trial(module, chosen)) if count else None
+    best = cost_of(chosen) if count else None
     if best is not None:
-        everything = frozenset(range(count))
-        cost = _cost(_trial(module, everything))
-        if cost is not None and cost < best:
-            chosen, best = everything, cost
-        for index in range(count):
-            flipped = chosen ^ {index}
-            cost = _cost(_trial(module, flipped))
+        for index in (None, *range(count)):
+            trial = frozenset(range(count)) if index is None else chosen ^ {index}
+            cost = cost_of(trial)
             if cost is not None and cost < best:
-                chosen, best = flipped, cost
+                chosen, best = trial, cost
     for op, plan in _picked(_candidates(module), chosen):
         _rewrite(op, plan)
     combine_collectives(module)
