@@ -4,8 +4,9 @@ A pipeline is MLIR's textual form: `builtin.module(PASS, func.func(PASS{opt=valu
 Passes nested in `func.func(...)` are function passes; shardonnay runs them on
 the whole module (each transforms every function the same way). `PASSES` is
 the table of every pass: its Shardy name, the function that runs it
-(`fn(module, options) -> module`, on a copy of its input) and its options
-with their defaults, as Shardy declares them; an option a pass does not
+(`fn(module, options) -> module`, which may change `module` in place and
+returns the result) and its options with their defaults, as Shardy
+declares them; an option a pass does not
 have, or a flag that is neither `true` nor `false`, is an error. A new pass
 is a function in the module of its phase and a row in `PASSES`.
 
@@ -27,6 +28,7 @@ from shardonnay.errors import PartitionError, ShardonnayError
 from shardonnay.export import passes as export_passes
 from shardonnay.ir.core import Module
 from shardonnay.partitioner.local.convert import convert_global_to_local
+from shardonnay.partitioner.per_instruction import sdy_per_instruction_partitioning
 from shardonnay.propagation import passes as propagation_passes
 from shardonnay.propagation.checks.unreduced_axes import verify_unreduced_axes
 from shardonnay.propagation.importing import call_graph, constants, data_flow_edges, mesh_passes
@@ -35,18 +37,23 @@ from shardonnay.propagation.importing.flatten_call_graph import flatten_call_gra
 from shardonnay.propagation.module_edits import drop_sharding_rules
 from shardonnay.syntax.cursor import Cursor
 
-PassFunction = Callable[[Module, dict[str, str]], Module]
+# `fn(module, options) -> module` (a pipeline's also takes `verify_each=`).
+PassFunction = Callable[..., Module]
 Step = Callable[[Module], None]
 
 
 @dataclass(frozen=True)
 class RegisteredPass:
     """A pass by its Shardy name: `run(module, options)` and its options'
-    defaults (`"false"` for a flag)."""
+    defaults (`"false"` for a flag). `run` may change `module` in place; it
+    returns the resulting module (`module` itself, or a new one).
+    `verifies_each`: a pipeline of passes, whose `run` also takes
+    `verify_each=True` (verify after each of its passes)."""
 
     name: str
     run: PassFunction
     defaults: Mapping[str, str] = field(default_factory=dict)
+    verifies_each: bool = False
 
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*")
@@ -155,11 +162,27 @@ def _with_defaults(spec: PassSpec) -> dict[str, str]:
     return options
 
 
-def run_pipeline(module: Module, pipeline: str) -> Module:
-    """Runs the passes of `pipeline` in order and returns the resulting module."""
-    specs = [(spec, _with_defaults(spec)) for spec in parse_pipeline(pipeline)]
+def run_pipeline(module: Module, pipeline: str, *, verify_each: bool = False) -> Module:
+    """Runs the passes of `pipeline` in order and returns the resulting module;
+    `module` itself is not changed (it is copied once, and the passes work
+    on the copy). `verify_each`: verify the module after every pass, as
+    `mlir-opt --verify-each` does (an `IRError` naming the pass that broke
+    an invariant; the passes of the pipelines `sdy-propagation-pipeline`,
+    `sdy-import-pipeline` and `sdy-export-pipeline` one by one)."""
+    return _run_in_place(module.copy(), pipeline, verify_each=verify_each)
+
+
+def _run_in_place(module: Module, pipeline_text: str, *, verify_each: bool) -> Module:
+    """`run_pipeline` on `module` itself (the passes may change it)."""
+    specs = [(spec, _with_defaults(spec)) for spec in parse_pipeline(pipeline_text)]
     for spec, options in specs:
-        module = PASSES[spec.name].run(module, options)
+        registered = PASSES[spec.name]
+        if registered.verifies_each:
+            module = registered.run(module, options, verify_each=verify_each)
+            continue
+        module = registered.run(module, options)
+        if verify_each:
+            pipeline.verify_after(module, spec.name)
     return module
 
 
@@ -167,24 +190,27 @@ def run_pipeline(module: Module, pipeline: str) -> Module:
 
 
 def _in_place(step: Step) -> PassFunction:
-    """The pass that runs `step` on a copy of its input (it has no options)."""
+    """The pass that runs `step` on its input, in place (it has no options)."""
 
     def run(module: Module, options: dict[str, str]) -> Module:
-        module = module.copy()
         step(module)
         return module
 
     return run
 
 
-def _propagation_pipeline(module: Module, options: dict[str, str]) -> Module:
-    return pipeline.propagation_pipeline(
+def _propagation_pipeline(
+    module: Module, options: dict[str, str], *, verify_each: bool = False
+) -> Module:
+    pipeline.propagation_pipeline_in_place(
         module,
         strategy=options["propagation-strategy"],  # type: ignore[arg-type]
         conservative=options["conservative-propagation"] == "true",
         debug_origins=options["debug-sharding-origins"] == "true",
         debug_edges=options["debug-propagation-edge-sharding"] == "true",
+        verify_each=verify_each,
     )
+    return module
 
 
 def _convert_global_to_local(module: Module, options: dict[str, str]) -> Module:
@@ -211,12 +237,16 @@ EXPORT_PIPELINE = (
 )
 
 
-def _import_pipeline(module: Module, options: dict[str, str]) -> Module:
-    return run_pipeline(module, f"builtin.module({IMPORT_PIPELINE})")
+def _import_pipeline(
+    module: Module, options: dict[str, str], *, verify_each: bool = False
+) -> Module:
+    return _run_in_place(module, f"builtin.module({IMPORT_PIPELINE})", verify_each=verify_each)
 
 
-def _export_pipeline(module: Module, options: dict[str, str]) -> Module:
-    return run_pipeline(module, f"builtin.module({EXPORT_PIPELINE})")
+def _export_pipeline(
+    module: Module, options: dict[str, str], *, verify_each: bool = False
+) -> Module:
+    return _run_in_place(module, f"builtin.module({EXPORT_PIPELINE})", verify_each=verify_each)
 
 
 _FALSE = "false"
@@ -364,6 +394,11 @@ PASSES: Mapping[str, RegisteredPass] = {
                 "per-dim-all-gather": _FALSE,
             },
         ),
+        RegisteredPass(
+            "sdy-per-instruction-partitioning",
+            sdy_per_instruction_partitioning,
+            {"enable-halo-exchange": "true", "filter": ""},
+        ),
         RegisteredPass("sdy-drop-sharding-rules", _in_place(drop_sharding_rules)),
         RegisteredPass("sdy-drop-sharding-and-mesh", _in_place(mesh_passes.drop_sharding_and_mesh)),
         RegisteredPass(
@@ -372,13 +407,14 @@ PASSES: Mapping[str, RegisteredPass] = {
         RegisteredPass("sdy-verify-unreduced-axes", _in_place(verify_unreduced_axes)),
         RegisteredPass("canonicalize", _in_place(pipeline.canonicalize), _CANONICALIZE),
         # -- the pipelines
-        RegisteredPass("sdy-import-pipeline", _import_pipeline),
+        RegisteredPass("sdy-import-pipeline", _import_pipeline, verifies_each=True),
         RegisteredPass(
             "sdy-propagation-pipeline",
             _propagation_pipeline,
             {"propagation-strategy": "aggressive", "conservative-propagation": _FALSE, **_DEBUG},
+            verifies_each=True,
         ),
-        RegisteredPass("sdy-export-pipeline", _export_pipeline),
+        RegisteredPass("sdy-export-pipeline", _export_pipeline, verifies_each=True),
     )
 }
 

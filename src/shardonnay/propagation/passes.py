@@ -1,7 +1,9 @@
 """Shardy's propagation passes and the import passes with options, as pass
 functions: `fn(module, options) -> module`, `options` holding every option of
 the pass by its Shardy name (the defaults filled in, see the table of
-`shardonnay.passes`). Each runs on a copy of its input. A propagation pass
+`shardonnay.passes`). The propagation passes return a propagated copy; the
+others change their input in place and return it (`run_pipeline` copies
+its input once). A propagation pass
 given a `module-dump-directory` saves its result there as
 `sdy_module_after_propagation.mlir`, as Shardy's passes do (Shardy's
 user-priority pass also saves the module after each priority; shardonnay
@@ -137,7 +139,6 @@ sdy_user_priority_propagate = _propagation_pass("user-priority")
 
 def sdy_import_func_calls(module: Module, options: dict[str, str]) -> Module:
     """`sdy-import-func-calls{add-data-flow-edges-on-named-computations}`."""
-    module = module.copy()
     call_graph.import_func_calls(module)
     if _flag(options, "add-data-flow-edges-on-named-computations"):
         data_flow_edges.add_data_flow_edges(
@@ -149,7 +150,6 @@ def sdy_import_func_calls(module: Module, options: dict[str, str]) -> Module:
 def sdy_export_named_computations(module: Module, options: dict[str, str]) -> Module:
     """`sdy-export-named-computations`: the edges of a named computation hold
     its propagated shardings, so they are sunk first."""
-    module = module.copy()
     data_flow_edges.sink_data_flow_edges(module, only=lambda op: op.name == "sdy.named_computation")
     call_graph.export_named_computations(module)
     return module
@@ -157,6 +157,5 @@ def sdy_export_named_computations(module: Module, options: dict[str, str]) -> Mo
 
 def sdy_unflatten_call_graph(module: Module, options: dict[str, str]) -> Module:
     """`sdy-unflatten-call-graph{dedup-functions-fully}`."""
-    module = module.copy()
     call_graph.unflatten_call_graph(module, fully=_flag(options, "dedup-functions-fully"))
     return module
