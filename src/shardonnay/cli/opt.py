@@ -33,6 +33,12 @@ def add_arguments(opt: argparse.ArgumentParser) -> None:
         action="store_true",
         help="the file holds several modules separated by '// -----' lines",
     )
+    opt.add_argument(
+        "--verify-each",
+        action="store_true",
+        help="verify the program after every pass (as mlir-opt --verify-each), to find the "
+        "pass that breaks it",
+    )
     opt.set_defaults(run=run)
 
 
@@ -41,6 +47,8 @@ def run(args: argparse.Namespace) -> int:
     pipeline = args.pass_pipeline
     if args.debug_origins:
         pipeline = with_debug_origins(pipeline)
-    texts = [run_pipeline(module, pipeline).to_text() for module in modules]
+    texts = [
+        run_pipeline(module, pipeline, verify_each=args.verify_each).to_text() for module in modules
+    ]
     sys.stdout.write("// -----\n".join(texts))
     return 0

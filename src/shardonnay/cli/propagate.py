@@ -8,7 +8,7 @@ import sys
 from shardonnay.cli.inputs import add_no_pipeline_option, add_propagation_options, runs_pipeline
 from shardonnay.cli.module_formats import add_input_format_option, read_program
 from shardonnay.cli.progress_bar import add_quiet_option
-from shardonnay.pipeline import propagation_pipeline
+from shardonnay.pipeline import propagation_pipeline, verify_after
 from shardonnay.propagation.debugging.origin_attributes import propagate_with_origins
 from shardonnay.propagation.driver import propagate
 
@@ -46,6 +46,13 @@ def add_arguments(propagate: argparse.ArgumentParser) -> None:
         help="keep the locations (loc(...)), so that the printed program still names each "
         "value's source line",
     )
+    propagate.add_argument(
+        "--verify-each",
+        action="store_true",
+        help="verify the program after every step of the pipeline (as mlir-opt "
+        "--verify-each; with --no-pipeline, after the propagation pass), to find the "
+        "step that breaks it",
+    )
     add_quiet_option(propagate)
     add_input_format_option(propagate)
     propagate.set_defaults(run=run, command_parser=propagate)
@@ -56,13 +63,20 @@ def run(args: argparse.Namespace) -> int:
     options = {"strategy": args.strategy, "conservative": args.conservative}
     if runs_pipeline(args):
         result = propagation_pipeline(
-            module, debug_origins=args.debug_origins, debug_edges=args.debug_edges, **options
-        )
-    elif args.debug_origins or args.debug_edges:
-        result = propagate_with_origins(
-            module, origins=args.debug_origins, edges=args.debug_edges, **options
+            module,
+            debug_origins=args.debug_origins,
+            debug_edges=args.debug_edges,
+            verify_each=args.verify_each,
+            **options,
         )
     else:
-        result = propagate(module, **options)
+        if args.debug_origins or args.debug_edges:
+            result = propagate_with_origins(
+                module, origins=args.debug_origins, edges=args.debug_edges, **options
+            )
+        else:
+            result = propagate(module, **options)
+        if args.verify_each:
+            verify_after(result, f"sdy-{args.strategy}-propagate")
     sys.stdout.write(result.to_text(debug_info=args.debug_info))
     return 0
