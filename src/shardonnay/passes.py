@@ -121,7 +121,15 @@ def parse_pipeline(text: str) -> list[PassSpec]:
 
 
 def _option_value(cursor: Cursor) -> str:
-    """A plain value (`true`, `aggressive`, empty) or a braced one (`{a,b}`)."""
+    """A plain value (`true`, `aggressive`, empty), a braced one (`{a,b}`) or
+    a quoted one (`'a, b'`, kept with its quotes, as MLIR hands it to the pass)."""
+    quote = cursor.text[cursor.pos : cursor.pos + 1]
+    if quote in ("'", '"'):
+        end = cursor.text.find(quote, cursor.pos + 1)
+        if end < 0:
+            raise cursor.error("an option value's quote is never closed", cursor.pos)
+        start, cursor.pos = cursor.pos, end + 1
+        return cursor.text[start : cursor.pos]
     if not cursor.text.startswith("{", cursor.pos):  # (a value is never after a space)
         match = _PLAIN_VALUE.match(cursor.text, cursor.pos)
         assert match is not None  # (the pattern matches the empty string)
