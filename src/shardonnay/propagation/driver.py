@@ -529,6 +529,8 @@ class _Driver(ShardingStore):
             if op_item.stage_directions is None:
                 op_item.stage_directions = self.directions.per_stage(item, op_item.rule)
             directions = op_item.stage_directions[self.stage]
+        if self._clean.get(item) is directions and self.recorder is None:
+            return False  # (as `_propagate` would find, sooner)
         return self._propagate(
             op_item.operands,
             op_item.results,
