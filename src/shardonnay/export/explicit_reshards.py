@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from shardonnay.axes import AxisRef
 from shardonnay.collectives.axis_lists import mesh_ordered
@@ -153,6 +154,8 @@ class _FunctionPass:
         self.meshes: dict[str, Mesh] = module.meshes
         self.func = func
         self.full_version = full_version
+        # the full version's settlement of an op, by what it depends on (`_settle`)
+        self.settled: dict[tuple, _Settled] = {}
 
     def run(self) -> None:
         assert self.func is not None  # (None only for `reshard_factors`, which settles one op)
@@ -197,18 +200,51 @@ class _FunctionPass:
         if mesh_name is None:
             return
         mesh = self.meshes[mesh_name]
-        projection = ShardingProjection.build(
-            in_shardings, out_shardings, rule, mesh, closed_if_missing=True
-        )
-        settle = _OpSettlement(self, op, rule, projection, in_shardings, out_shardings, mesh_name)
         if full:
-            common = settle.run()
+            common = self._settle(op, rule, in_shardings, out_shardings, mesh_name)
             reduction_axes = [a for f in rule.reduction_factors for a in common[f]]
         else:
+            projection = ShardingProjection.build(
+                in_shardings, out_shardings, rule, mesh, closed_if_missing=True
+            )
+            settle = _OpSettlement(
+                self, op, rule, projection, in_shardings, out_shardings, mesh_name
+            )
             if op.name in ("stablehlo.dot", "stablehlo.dot_general"):
                 settle.reshard_dot_result()
             reduction_axes = _reduction_axes_kept_unreduced(op, projection, rule)
         self._all_reduce_results(op, reduction_axes, mesh_name, mesh)
+
+    def _settle(
+        self,
+        op: Op,
+        rule: OpShardingRule,
+        in_shardings: list[TensorSharding | None],
+        out_shardings: list[TensorSharding | None],
+        mesh_name: str,
+    ) -> list[Axes]:
+        """The full version on `op` (`_OpSettlement.settle`, then its
+        reshards); returns the common axes of each factor. What to reshard
+        depends only on the op's name, rule, shardings, tensor sizes and
+        mesh: it is worked out once for each (a layer stack repeats an op
+        with the same shardings thousands of times), the reshards are made
+        for every op."""
+        sizes = tuple(_num_elements(v) for v in (*op.operands, *op.results))
+        key = (op.name, rule, tuple(in_shardings), tuple(out_shardings), sizes, mesh_name)
+        settled = self.settled.get(key)
+        if settled is None:
+            projection = ShardingProjection.build(
+                in_shardings, out_shardings, rule, self.meshes[mesh_name], closed_if_missing=True
+            )
+            settle = _OpSettlement(
+                self, op, rule, projection, in_shardings, out_shardings, mesh_name
+            )
+            settled = self.settled[key] = settle.settle(sizes)
+        settle = _OpSettlement(
+            self, op, rule, settled.projection, in_shardings, out_shardings, mesh_name
+        )
+        settle.reshard(settled.operands, settled.results)
+        return settled.common
 
     # -- meshes ---------------------------------------------------------------------------
 
@@ -345,6 +381,18 @@ class _FunctionPass:
         return insert_on_operand(user, index, op, after_operand=after_operand)
 
 
+@dataclass(frozen=True)
+class _Settled:
+    """How the full version settles an op: the common axes of each factor,
+    per operand and result whether it is resharded to them, and the
+    projection holding their shardings (read only from here on)."""
+
+    common: list[Axes]
+    operands: tuple[bool, ...]
+    results: tuple[bool, ...]
+    projection: ShardingProjection
+
+
 class _OpSettlement:
     """Explicit reshards around one op, on the mesh `mesh_name`."""
 
@@ -376,22 +424,22 @@ class _OpSettlement:
     def result_sharding(self, i: int) -> TensorSharding:
         return self._unproject(self.projection.results[i], self.rule.result_mappings[i])
 
-    def run(self) -> list[Axes]:
-        """The full version: the common axes of every factor, with the
-        operands and results resharded to them."""
+    def settle(self, sizes: Sequence[int]) -> _Settled:
+        """The full version: the common axes of every factor of the op whose
+        tensors have `sizes` elements, and which operands and results must be
+        resharded to them (the projection updated to them; the IR is not
+        touched: `reshard` makes the reshards)."""
         has_overflow = any(
             f.overflow_axes for t in self.projection.tensors for f in t.factors.values()
         )
         if has_overflow and self.op.name == "stablehlo.reshape":
-            return self._run_reshape_with_overflow()
-        sizes = [_num_elements(v) for v in (*self.op.operands, *self.op.results)]
-        common = find_common_axes(self.projection, self.rule, sizes, self.mesh)
-        updated_operands = [_update(t, common) for t in self.projection.operands]
-        updated_results = [_update(t, common) for t in self.projection.results]
-        self.reshard(updated_operands, updated_results)
-        return common
+            return self._settle_reshape_with_overflow()
+        common = find_common_axes(self.projection, self.rule, list(sizes), self.mesh)
+        updated_operands = tuple(_update(t, common) for t in self.projection.operands)
+        updated_results = tuple(_update(t, common) for t in self.projection.results)
+        return _Settled(common, updated_operands, updated_results, self.projection)
 
-    def _run_reshape_with_overflow(self) -> list[Axes]:
+    def _settle_reshape_with_overflow(self) -> _Settled:
         """A reshape whose shardings overflow a factor: the axes of the more
         sharded side (the operand on a tie) are dealt again to the factors of
         each side, and both sides keep what they then agree on."""
@@ -417,11 +465,12 @@ class _OpSettlement:
         common = greatest_common_prefix_axes(agreed, rule.num_factors)
         for tensor in self.projection.tensors:
             _update(tensor, common)
-        self.reshard(
-            [not is_equivalent(self.in_shardings[0], self.operand_sharding(0))],
-            [not is_equivalent(self.result_sharding(0), self.out_shardings[0])],
+        return _Settled(
+            common,
+            (not is_equivalent(self.in_shardings[0], self.operand_sharding(0)),),
+            (not is_equivalent(self.result_sharding(0), self.out_shardings[0]),),
+            self.projection,
         )
-        return common
 
     def reshard(self, updated_operands: Sequence[bool], updated_results: Sequence[bool]) -> None:
         """Reshards the flagged operands (and those on a mesh with another
