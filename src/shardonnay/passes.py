@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from shardonnay import pipeline
 from shardonnay.errors import PartitionError, ShardonnayError
 from shardonnay.export import passes as export_passes
+from shardonnay.export.pad_for_divisibility import sdy_pad_for_divisibility
 from shardonnay.ir.core import Module
 from shardonnay.partitioner.local.convert import convert_global_to_local
 from shardonnay.partitioner.per_instruction import sdy_per_instruction_partitioning
@@ -393,6 +394,7 @@ PASSES: Mapping[str, RegisteredPass] = {
             export_passes.sdy_resolve_permutation_factors,
             {"enable-halo-exchange": "true"},
         ),
+        RegisteredPass("sdy-pad-for-divisibility", sdy_pad_for_divisibility),
         RegisteredPass(
             "sdy-convert-global-to-local",
             _convert_global_to_local,
