@@ -29,12 +29,15 @@ shardonnay follows it step by step:
   `builtin.unrealized_conversion_cast` (right after the value's definition)
   converts between them.
 
-The result is verified, as MLIR verifies after a pass: where the padded
+A converted op that still has a value its shards do not divide (a pad of a
+padded value) is an error, as a partial conversion fails on an op it leaves
+illegal. The result is verified, as MLIR verifies after a pass: where the padded
 program is not valid (a collective whose operand lost its sharding to a
 cast, a loop whose region arguments keep their types, a reshape of a padded
 value), Shardy's pass fails and shardonnay raises `ShardingError`. The
 padding is not kept out of other reductions: a program that reduces along a
 padded dim (`stablehlo.reduce`) computes with whatever the padding holds,
+and a reshape of a padded value lays the padding out among its elements,
 as in Shardy.
 
 >>> from shardonnay.syntax.mlir_reader import parse_module
@@ -208,6 +211,13 @@ class _Conversion:
             results = self.all_slice(b, op)
         else:
             results = self.generic(b, op, [self.operand(op, i) for i in range(len(op.operands))])
+        for value in results:
+            if value.op is not None and not self.legal(value.op):
+                # (a partial conversion fails on an op it leaves illegal)
+                raise ShardingError(
+                    f"sdy-pad-for-divisibility: failed to legalize {op.name}: its padded "
+                    "form still has a value its shards do not divide"
+                )
         self.replace(op, results)
 
     def operand(self, op: Op, index: int) -> Value:
@@ -328,7 +338,11 @@ class _Conversion:
         try:
             inferred = lookup(new.name).infer_types(new)
         except (IRError, ShardingError, KeyError, IndexError, ValueError, TypeError):
-            return []  # (Shardy's pattern fails: the op stays illegal)
+            # (Shardy's pattern fails, and the conversion with it)
+            raise ShardingError(
+                f"sdy-pad-for-divisibility: failed to legalize {op.name}: its padded "
+                "operands have no result type"
+            ) from None
         types = self.result_types(op, new) if inferred else op.result_types
         for result, t in zip(new.results, types, strict=True):
             result.type = t
