@@ -99,7 +99,7 @@ class Row:
             *per_op,
             f"{self.total_s:.1f}",
             f"{self.xla_s:.1f}",
-            f"{self.total_s / self.xla_s:.1f}x",
+            f"{self.total_s / self.xla_s:.2f}x",
         ]
 
 
