@@ -59,7 +59,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     # The reference interpreter runs the ops' semantics on numpy arrays (it needs
     # only ir and the op registry): the oracle of the checks and passes above it.
     # A manual computation's body runs on its devices in lockstep (`runtime.devices`).
-    ("interpreter", ("runtime.interpreter", "runtime.devices")),
+    ("interpreter", ("runtime.interpreter", "runtime.devices", "runtime.value_limit")),
     ("propagation", ("propagation",)),
     ("export", ("export",)),
     # The checks of propagated modules compare with what the whole pipeline does

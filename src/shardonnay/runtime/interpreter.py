@@ -32,6 +32,7 @@ from shardonnay.ops import collectives
 from shardonnay.ops.registry import lookup
 from shardonnay.progress import Tracker, tracker
 from shardonnay.runtime.devices import Lockstep, ManualDevices, common_op, run_lockstep
+from shardonnay.runtime.value_limit import check_value_sizes
 
 
 class Interpreter:
@@ -221,9 +222,11 @@ def run(module: Module, *inputs, func: str = "main") -> tuple[np.ndarray, ...]:
     """Runs `func` of `module` on `inputs` (array-likes) and returns its results.
 
     Inputs are converted to the argument types; a shape that differs from the
-    signature raises `ShardonnayError` naming the argument.
+    signature raises `ShardonnayError` naming the argument, and so does a
+    value too big to hold (`shardonnay.runtime.value_limit`).
     """
     f = module.function(func)
+    check_value_sizes(module)
     types = f.type.inputs
     if len(inputs) != len(types):
         raise ShardonnayError(f"@{func} takes {len(types)} inputs, got {len(inputs)}")
@@ -253,7 +256,10 @@ def _is_ml_float(dtype: np.dtype) -> bool:
 
 
 def random_inputs(module: Module, *, seed: int = 0, func: str = "main") -> list[np.ndarray]:
-    """Random arguments for `func`: normal floats, small integers, random bools."""
+    """Random arguments for `func`: normal floats, small integers, random bools
+    (`ShardonnayError` for a program with a value too big to hold:
+    `shardonnay.runtime.value_limit`)."""
+    check_value_sizes(module)
     rng = np.random.default_rng(seed)
     out = []
     for t in module.function(func).type.inputs:

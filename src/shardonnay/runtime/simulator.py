@@ -50,6 +50,7 @@ from shardonnay.partitioner.device_limit import check_devices
 from shardonnay.partitioner.placement import device_count, placement
 from shardonnay.runtime.devices import ManualDevices
 from shardonnay.runtime.interpreter import TOKEN, run_devices
+from shardonnay.runtime.value_limit import check_value_sizes
 from shardonnay.sharding import TensorSharding
 
 
@@ -64,8 +65,10 @@ def simulate(
     module docstring. With `poison`, the padding slots of uneven input shards
     hold NaN (floats) or a large sentinel (integers) instead of zeros, so that a
     program which lets padding into its results shows it. More devices than
-    `max_devices` (`shardonnay.partitioner.device_limit`) raise `PartitionError`."""
+    `max_devices` (`shardonnay.partitioner.device_limit`) raise `PartitionError`,
+    a per-device value too big to hold `ShardonnayError` (`shardonnay.runtime.value_limit`)."""
     check_devices(device_count(local_module, func), "the per-device program", max_devices)
+    check_value_sizes(local_module)
     count, per_device = device_inputs(local_module, global_inputs, func=func, poison=poison)
     devices = ManualDevices(Mesh({"devices": count}), {}, ("devices",))
     f = local_module.function(func)
