@@ -97,21 +97,30 @@ def erasable_ops(module: Module, *, keep_data_flow_ops: bool = False) -> set[Op]
     >>> sorted(op.name for op in erasable_ops(module))
     ['stablehlo.abs', 'stablehlo.negate']
     """
-    candidates = [
+    dead: set[Op] = set()
+    # The ops to look at: first those whose results are unused; then, each
+    # time ops are found dead, the ops defining their operands (whose last
+    # users they may have been).
+    pending = [
         op
         for func in module.functions
         if not func.is_declaration
-        for op in reversed(list(func.body.walk_post_order()))
-        if may_erase_when_unused(op, keep_data_flow_ops=keep_data_flow_ops)
+        for op in func.body.walk_post_order()
+        if not any(r.uses for r in op.results)
     ]
-    dead: set[Op] = set()
-    changed = True
-    while changed:
-        changed = False
-        for op in candidates:
-            if op not in dead and all(u.owner in dead for r in op.results for u in r.uses):
-                dead.update(op.walk())
-                changed = True
+    while pending:
+        op = pending.pop()
+        if op in dead or not all(u.owner in dead for r in op.results for u in r.uses):
+            continue
+        if not may_erase_when_unused(op, keep_data_flow_ops=keep_data_flow_ops):
+            continue
+        gone = list(op.walk())
+        dead.update(gone)
+        for inner in gone:
+            for v in inner.operands:
+                defining = v.op
+                if defining is not None and defining not in dead:
+                    pending.append(defining)
     return dead
 
 
