@@ -200,9 +200,26 @@ class Op:
 
         Operands are looked up in `value_map` (defaulting to the same values);
         the map is extended with the clone's results and block arguments, so
-        nested ops refer to the cloned values.
+        nested ops refer to the cloned values. Iterative: ops are copied in the
+        order of a pre-order walk, whatever the depth of their regions.
         """
         mapping = value_map if value_map is not None else {}
+        root = self._clone_shell(mapping)
+        pending = [_nested_ops(self, root)]
+        while pending:
+            item = next(pending[-1], None)
+            if item is None:
+                pending.pop()
+                continue
+            inner, new_block = item
+            copy = new_block.append(inner._clone_shell(mapping))
+            if inner.regions:
+                pending.append(_nested_ops(inner, copy))
+        return root
+
+    def _clone_shell(self, mapping: dict[Value, Value]) -> Op:
+        """A copy of this op with its regions' blocks but not their ops; its
+        results and block arguments are added to `mapping`."""
         op = Op(
             self.name,
             [mapping.get(v, v) for v in self._operands],
@@ -220,9 +237,6 @@ class Op:
                 for old, new in zip(block.arguments, new_block.arguments, strict=True):
                     mapping[old] = new
                     new.location = old.location
-            for block, new_block in zip(region.blocks, copy.blocks, strict=True):
-                for inner in block.ops:
-                    new_block.append(inner.clone(mapping))
         return op
 
     @property
@@ -538,6 +552,15 @@ class Module:
 def _nested_ops(op: Op) -> Iterator[Op]:
     """The ops of `op`'s blocks, each block's list read when the block is reached."""
     return (inner for region in op.regions for block in region.blocks for inner in list(block.ops))
+
+
+def _nested_ops(original: Op, copy: Op) -> Iterator[tuple[Op, Block]]:
+    """Each op directly inside `original`'s regions, with the block of `copy`
+    (made by `Op._clone_shell`) that its clone goes into, in order."""
+    for region, new_region in zip(original.regions, copy.regions, strict=True):
+        for block, new_block in zip(region.blocks, new_region.blocks, strict=True):
+            for inner in block.ops:
+                yield inner, new_block
 
 
 def _walk_pre_order(ops: Iterator[Op]) -> Iterator[Op]:
