@@ -205,7 +205,7 @@ class Op:
         """
         mapping = value_map if value_map is not None else {}
         root = self._clone_shell(mapping)
-        pending = [_nested_ops(self, root)]
+        pending = [_ops_to_clone(self, root)]
         while pending:
             item = next(pending[-1], None)
             if item is None:
@@ -214,7 +214,7 @@ class Op:
             inner, new_block = item
             copy = new_block.append(inner._clone_shell(mapping))
             if inner.regions:
-                pending.append(_nested_ops(inner, copy))
+                pending.append(_ops_to_clone(inner, copy))
         return root
 
     def _clone_shell(self, mapping: dict[Value, Value]) -> Op:
@@ -554,7 +554,7 @@ def _nested_ops(op: Op) -> Iterator[Op]:
     return (inner for region in op.regions for block in region.blocks for inner in list(block.ops))
 
 
-def _nested_ops(original: Op, copy: Op) -> Iterator[tuple[Op, Block]]:
+def _ops_to_clone(original: Op, copy: Op) -> Iterator[tuple[Op, Block]]:
     """Each op directly inside `original`'s regions, with the block of `copy`
     (made by `Op._clone_shell`) that its clone goes into, in order."""
     for region, new_region in zip(original.regions, copy.regions, strict=True):
