@@ -223,13 +223,19 @@ def _propagation_pipeline(
 
 
 def _convert_global_to_local(module: Module, options: dict[str, str]) -> Module:
-    chosen = [name for name, value in options.items() if value == "true"]
-    if chosen:
+    if options["enable-rgv3"] == "true":
         raise PartitionError(
-            f"sdy-convert-global-to-local: shardonnay writes every collective one way; "
-            f"{', '.join(chosen)} must stay false"
+            "sdy-convert-global-to-local: enable-rgv3=true (replica groups written as "
+            "#stablehlo.replica_group_mesh_axes) is not supported; shardonnay writes "
+            "replica groups as device ids"
         )
-    return convert_global_to_local(module)
+    return convert_global_to_local(
+        module,
+        per_dim_all_gather=options["per-dim-all-gather"] == "true",
+        combine_multi_dimension_reduce_scatter=(
+            options["combine-multi-dimension-reduce-scatter"] == "true"
+        ),
+    )
 
 
 IMPORT_PIPELINE = (

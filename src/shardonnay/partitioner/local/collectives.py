@@ -6,7 +6,8 @@ Each `sdy.<collective>` of the global program becomes what Shardy's
 
 - `sdy.all_gather [{}, {"x"}]`: `stablehlo.all_gather` along dim 1 among the
   devices that differ only along "x"; gathering along several dims at once is
-  one all_gather of a new leading dim, then reshape/transpose/reshape;
+  one all_gather of a new leading dim, then reshape/transpose/reshape (with
+  `per_dim_all_gather`: one all_gather per dim, last dim first);
 - `sdy.all_slice`: a `stablehlo.dynamic_slice` at offsets read from a table
   indexed by `partition_id`;
 - `sdy.all_to_all [{"x"}: 0->1]`: `stablehlo.all_to_all` splitting dim 1 and
@@ -17,7 +18,9 @@ Each `sdy.<collective>` of the global program becomes what Shardy's
   op whose partial results it combines (`LocalContext.partial`), over the
   axes along which its operand is partial (none: the operand is whole);
 - `sdy.reduce_scatter`: `stablehlo.reduce_scatter` along one dim, or an
-  all_reduce and a dynamic_slice for several.
+  all_reduce and a dynamic_slice for several (with
+  `combine_multi_dimension_reduce_scatter`: reshape/transpose/reshape bringing
+  the dims' shards to a leading dim, one reduce_scatter of it, a reshape).
 
 With uneven shards, a gather, slice or all-to-all whose shards do not make up
 whole buffers of the other side (e.g. gathering `{"y"}` of `[{"x", "y"}]` on a
@@ -33,6 +36,7 @@ and `{"y", "x"}` give `[[0, 4, 1, 5, 2, 6, 3, 7]]`.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from itertools import pairwise
 
@@ -174,7 +178,7 @@ def all_gather(ctx: LocalContext, op: Op, x: Value) -> Value:
         return _moved(ctx, op, x)
     lists = op.attributes["gathering_axes"].lists
     dims = [d for d, axes in enumerate(lists) if axes]
-    if len(dims) <= 1:
+    if len(dims) <= 1 or ctx.per_dim_all_gather:
         for dim in reversed(dims):
             groups = replica_groups(lists[dim], ctx.mesh)
             shape = list(x.type.shape)
@@ -423,6 +427,11 @@ def reduce_scatter(ctx: LocalContext, op: Op, x: Value) -> Value:
         }
         region = ctx.binary_region(element, partial.kind)
         return ctx.op("stablehlo.reduce_scatter", [x], [local], attributes, [region]).results[0]
+    factors = [axes_size(lists[d], ctx.mesh) for d in dims]
+    if ctx.combine_multi_dimension_reduce_scatter and all(
+        x.type.shape[d] == local.shape[d] * f for d, f in zip(dims, factors, strict=True)
+    ):
+        return _combined_reduce_scatter(ctx, x, lists, dims, factors, partial, local)
     groups = replica_groups(axes, ctx.mesh)
     attributes = {
         "channel_handle": ctx.channel_handle(),
@@ -432,6 +441,47 @@ def reduce_scatter(ctx: LocalContext, op: Op, x: Value) -> Value:
     region = ctx.binary_region(element, partial.kind)
     reduced_x = ctx.op("stablehlo.all_reduce", [x], [x.type], attributes, [region]).results[0]
     return ctx.dynamic_slice_for_axes(reduced_x, lists, local)
+
+
+def _combined_reduce_scatter(
+    ctx: LocalContext,
+    x: Value,
+    lists,
+    dims: list[int],
+    factors: list[int],
+    partial: Partial,
+    local: TensorType,
+) -> Value:
+    """One `stablehlo.reduce_scatter` along several evenly sharded dims: each
+    dim `d` split into (its shards, the local size), the shard dims moved to
+    the front in dim order and flattened into one leading dim, whose slot `k`
+    is the shard of the `k`-th device of the group, reduced and scattered.
+
+    E.g. `tensor<8x8xf32>` over `[{"x"}, {"y"}]` on `<["x"=2, "y"=2]>`:
+    reshape to 2x4x2x4, transpose to 2x2x4x4, reshape to 4x4x4,
+    reduce_scatter along dim 0 to 1x4x4, reshape to 4x4."""
+    split: list[int] = []
+    shard_dims: list[int] = []  # where each dim's shard count lands in `split`
+    for d, size in enumerate(local.shape):
+        if d in dims:
+            shard_dims.append(len(split))
+            split.extend((factors[dims.index(d)], size))
+        else:
+            split.append(size)
+    others = [i for i in range(len(split)) if i not in shard_dims]
+    x = ctx.transpose(ctx.reshape(x, split), [*shard_dims, *others])
+    x = ctx.reshape(x, (math.prod(factors), *local.shape))
+    groups = replica_groups([a for d in dims for a in lists[d]], ctx.mesh)
+    attributes = {
+        "channel_handle": ctx.channel_handle(),
+        "replica_groups": ctx.groups_attr(groups),
+        "scatter_dimension": ctx.i64_attr(0),
+        "use_global_device_ids": UNIT,
+    }
+    region = ctx.binary_region(x.type.element_type, partial.kind)
+    scattered = x.type.with_shape((1, *local.shape))
+    x = ctx.op("stablehlo.reduce_scatter", [x], [scattered], attributes, [region]).results[0]
+    return ctx.reshape(x, local.shape)
 
 
 def _checked(ctx: LocalContext, op: Op, result: Value) -> Value:

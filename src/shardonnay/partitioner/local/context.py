@@ -141,6 +141,9 @@ class LocalContext:
         self.num_devices = mesh.size  # the devices running the program (the largest mesh's)
         self.partial: dict[Value, Partial] = {}  # global values whose local ones are partial
         self.poison_padding = False  # fill padding slots with NaN / a sentinel, not 0
+        # how collectives over several dims are written (`convert_global_to_local`'s options)
+        self.per_dim_all_gather = False
+        self.combine_multi_dimension_reduce_scatter = False
         self.encoded: dict[tuple, DenseElementsAttr] = {}  # constants' attributes by content
         self._axes: dict[TensorSharding, tuple[tuple[AxisRef, ...], ...]] = {}  # see `axes_of`
         # `local.factors.plan_factors`' plans by what they depend on

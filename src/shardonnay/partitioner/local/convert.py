@@ -142,7 +142,12 @@ GLOBAL_SHAPE = "shardonnay.global_shape"  # of arguments and results with uneven
 
 
 def convert_global_to_local(
-    module: Module, *, poison_padding: bool = False, max_devices: int | None = None
+    module: Module,
+    *,
+    poison_padding: bool = False,
+    max_devices: int | None = None,
+    per_dim_all_gather: bool = False,
+    combine_multi_dimension_reduce_scatter: bool = False,
 ) -> Module:
     """The per-device program of `module` (a new module; `module` is unchanged).
 
@@ -150,10 +155,19 @@ def convert_global_to_local(
     hold NaN (floats) or a large sentinel (integers) instead of zeros: run with
     `simulate` (which poisons the padding of its inputs too), any padding that
     reaches a result shows. Raises `PartitionError` up front when the program
-    spans more devices than `max_devices` (`shardonnay.partitioner.device_limit`)."""
+    spans more devices than `max_devices` (`shardonnay.partitioner.device_limit`).
+
+    The two flags are Shardy's options of the pass (same names, dashed): a
+    gather along several dims becomes one `all_gather` per dim, last dim first,
+    instead of one all_gather of a leading dim; a reduce-scatter along several
+    evenly sharded dims becomes one `reduce_scatter` of the dims' shards moved
+    to a leading dim, instead of an all_reduce and a dynamic_slice
+    (`shardonnay.partitioner.local.collectives`)."""
     check_device_count(module, max_devices=max_devices)
     conversion = _Conversion(module, max_devices)
     conversion.ctx.poison_padding = poison_padding
+    conversion.ctx.per_dim_all_gather = per_dim_all_gather
+    conversion.ctx.combine_multi_dimension_reduce_scatter = combine_multi_dimension_reduce_scatter
     return conversion.run()
 
 
