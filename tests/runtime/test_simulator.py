@@ -617,3 +617,28 @@ def test_shardy_local_program_is_right_on_sub_axes() -> None:
 )
 def test_shardy_local_program_is_right_on_all_reduce_of_a_max() -> None:
     _shardy_numbers(MAX_PROGRAM)
+
+
+def test_devices_the_system_cannot_start_threads_for_are_a_typed_error(monkeypatch) -> None:
+    """The devices already started are released from their meeting point, and the
+    error says how many threads were needed."""
+    import threading
+
+    from shardonnay.errors import ShardonnayError
+    from shardonnay.runtime.devices import Lockstep, run_lockstep
+
+    lockstep = Lockstep(4)
+    start = threading.Thread.start
+    started: list[threading.Thread] = []
+
+    def start_two(self: threading.Thread) -> None:
+        if len(started) == 2:
+            raise RuntimeError("can't start new thread")
+        started.append(self)
+        start(self)
+
+    monkeypatch.setattr(threading.Thread, "start", start_two)
+    programs = [lambda i=i: lockstep.meet(i, i, lambda d: d) for i in range(4)]
+    with pytest.raises(ShardonnayError, match="4 devices at once needs a thread each; .* only 2"):
+        run_lockstep(lockstep, programs)
+    assert not any(t.is_alive() for t in started)

@@ -27,7 +27,7 @@ import threading
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from shardonnay.errors import IRError, UnsupportedOpError
+from shardonnay.errors import IRError, ShardonnayError, UnsupportedOpError
 from shardonnay.ir.core import Op
 from shardonnay.mesh import Mesh
 
@@ -155,7 +155,9 @@ def run_lockstep(lockstep: Lockstep, programs: Sequence[Callable[[], Any]]) -> l
     """Runs `programs[i]` as device `i`, all at once; their results in order.
 
     If one fails, the others are released from their meeting point and the
-    failure of the lowest device that failed first is raised.
+    failure of the lowest device that failed first is raised. When the system
+    will not start a thread per device (too many devices for its thread or
+    memory limits), the started ones are released and `ShardonnayError` says so.
     """
     results: list[Any] = [None] * len(programs)
     errors: list[BaseException | None] = [None] * len(programs)
@@ -172,8 +174,19 @@ def run_lockstep(lockstep: Lockstep, programs: Sequence[Callable[[], Any]]) -> l
     threads = [
         threading.Thread(target=device, args=(i,), daemon=True) for i in range(len(programs))
     ]
-    for t in threads:
-        t.start()
+    started = 0
+    try:
+        for t in threads:
+            t.start()
+            started += 1
+    except RuntimeError as e:  # "can't start new thread"
+        lockstep.barrier.abort()
+        for t in threads[:started]:
+            t.join()
+        raise ShardonnayError(
+            f"running {len(programs)} devices at once needs a thread each; the system "
+            f"started only {started} ({e})"
+        ) from None
     for t in threads:
         t.join()
     real = [e for e in errors if e is not None and not isinstance(e, threading.BrokenBarrierError)]
