@@ -184,9 +184,10 @@ def _replace_if_cheaper(
     plan = move.plan()
     shardy_steps = [_clone_step(op) for op in chain]
     chosen = shardy_steps
-    if plan is not None and _planned_is_cheaper(module, move, plan, shardy_steps):
+    received = _ReceivedBytes(module, move)
+    if plan is not None and _planned_is_cheaper(received, move, plan, shardy_steps):
         chosen = _planned_steps(plan, move.target)
-    if direct and _direct_is_cheaper(module, move, chosen):
+    if direct and _direct_is_cheaper(received, move, chosen):
         chosen = [("sdy.reshard", {"sharding": move.target})]
     if chosen is shardy_steps:
         return
@@ -199,28 +200,28 @@ def _replace_if_cheaper(
         op.erase()
 
 
-def _planned_is_cheaper(module: Module, move: _Move, plan: ReshardPlan, shardy_steps) -> bool:
+def _planned_is_cheaper(
+    received: _ReceivedBytes, move: _Move, plan: ReshardPlan, shardy_steps
+) -> bool:
     """Whether the planned chain makes the busiest device receive fewer bytes
     than Shardy's (also in the per-device program where shards pad)."""
     planned = _planned_steps(plan, move.target)
     try:
-        shardy = _received(module, move, shardy_steps)
+        shardy = received(shardy_steps)
     except ShardonnayError:  # a sharding on the way is invalid: Shardy's lowering fails
         return True
-    if _received(module, move, planned) >= shardy:
+    if received(planned) >= shardy:
         return False
     shardings = [(plan.src, plan.src_mesh)] + [(s.result, s.result_mesh) for s in plan.steps]
     if all(_even(s, m, move.type.shape) for s, m in shardings):
         return True
     try:
-        return _received(module, move, planned, local=True) <= _received(
-            module, move, shardy_steps, local=True
-        )
+        return received(planned, local=True) <= received(shardy_steps, local=True)
     except ShardonnayError:  # one of them cannot be made local: keep Shardy's
         return False
 
 
-def _direct_is_cheaper(module: Module, move: _Move, steps) -> bool:
+def _direct_is_cheaper(received: _ReceivedBytes, move: _Move, steps) -> bool:
     """Whether leaving the move an `sdy.reshard`, which the per-device program
     lowers by the cheapest exact exchange it finds (each device fetching the
     tiles it lacks, at best), makes the busiest device receive fewer bytes
@@ -228,11 +229,9 @@ def _direct_is_cheaper(module: Module, move: _Move, steps) -> bool:
     than the lower bound in the global program."""
     direct = [("sdy.reshard", {"sharding": move.target})]
     try:
-        if _received(module, move, steps) <= _received(module, move, direct):
+        if received(steps) <= received(direct):
             return False
-        return _received(module, move, direct, local=True) < _received(
-            module, move, steps, local=True
-        )
+        return received(direct, local=True) < received(steps, local=True)
     except ShardonnayError:
         return False
 
@@ -259,6 +258,29 @@ def _planned_steps(plan: ReshardPlan, target: TensorSharding) -> list[Step]:
         attributes["out_sharding"] = target if last else step.result
         steps.append((c.op_name, attributes))
     return steps
+
+
+class _ReceivedBytes:
+    """`_received` for one move, each chain costed once: the comparisons above
+    ask for the same chain more than once (Shardy's chain against the planned
+    one, then the chosen one against the direct reshard), and costing a chain
+    in the per-device program converts a scratch program."""
+
+    def __init__(self, module: Module, move: _Move):
+        self.module, self.move = module, move
+        self._known: dict[tuple, int | ShardonnayError] = {}
+
+    def __call__(self, steps: list[Step], *, local: bool = False) -> int:
+        key = (tuple((name, tuple(sorted(attrs.items(), key=str))) for name, attrs in steps), local)
+        if key not in self._known:
+            try:
+                self._known[key] = _received(self.module, self.move, steps, local=local)
+            except ShardonnayError as e:
+                self._known[key] = e
+        known = self._known[key]
+        if isinstance(known, ShardonnayError):
+            raise known
+        return known
 
 
 def _received(module: Module, move: _Move, steps, *, local: bool = False) -> int:
