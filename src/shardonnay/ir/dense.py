@@ -19,6 +19,7 @@ their little-endian bytes (`dense<"0x0000803F...">`, one byte per i1).
 
 from __future__ import annotations
 
+import json
 import re
 
 import numpy as np
@@ -30,6 +31,8 @@ from shardonnay.ir.types import TensorType, is_complex, is_float, numpy_dtype
 HEX_THRESHOLD = 100  # more elements than this print as hex bytes
 
 _TOKEN = re.compile(r"\s*(\[|\]|\(|\)|,|true|false|0x[0-9A-Fa-f]+|[-+]?[0-9.]+(?:[eE][-+]?\d+)?)")
+
+_DECIMAL_LISTS = re.compile(r"[\[\]0-9.,eE+\-\s]*")
 
 
 def decode_dense(body: str, type: TensorType) -> np.ndarray:
@@ -44,7 +47,12 @@ def decode_dense(body: str, type: TensorType) -> np.ndarray:
         return flat.astype(dtype).reshape(type.shape)
     if not body:
         return np.zeros(type.shape, dtype=dtype)
-    values = _parse_nested(body, type.element_type)
+    try:  # the common case, nested lists of decimal numbers, is JSON
+        if _DECIMAL_LISTS.fullmatch(body) is None:
+            raise ValueError(body)
+        values = json.loads(body)
+    except ValueError:
+        values = _parse_nested(body, type.element_type)
     array = np.array(values, dtype=dtype)
     if array.shape != type.shape:
         if array.ndim == 0 or array.size == 1:
@@ -79,6 +87,8 @@ def _same_bits(flat: np.ndarray, first) -> np.ndarray:
 
 
 def _nested(array: np.ndarray, element_type: str) -> str:
+    if array.dtype.kind in "iu":  # Python's list text is MLIR's for integers
+        return str(array.tolist())
     if array.ndim == 0:
         return _element(array[()], element_type)
     return "[" + ", ".join(_nested(sub, element_type) for sub in array) + "]"
