@@ -50,7 +50,8 @@ def decode_dense(body: str, type: TensorType) -> np.ndarray:
     try:  # the common case, nested lists of decimal numbers, is JSON
         if _DECIMAL_LISTS.fullmatch(body) is None:
             raise ValueError(body)
-        values = json.loads(body)
+        # (integers of a float type read as floats: `-0` is -0.0)
+        values = json.loads(body, parse_int=float if is_float(type.element_type) else int)
     except ValueError:
         values = _parse_nested(body, type.element_type)
     array = np.array(values, dtype=dtype)
