@@ -295,6 +295,7 @@ def _received(module: Module, move: _Move, steps, *, local: bool = False) -> int
             scratch.append(op.clone())
     func = Func.create("main", [move.type], [move.type])
     func.arg_attrs(0)[SHARDING] = move.src
+    func.result_attrs(0)[SHARDING] = move.target  # returned where the steps leave it
     value = func.arguments[0]
     for name, attributes in steps:
         value = func.body.append(Op(name, [value], [move.type], dict(attributes))).results[0]
