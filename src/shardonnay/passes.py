@@ -24,7 +24,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from shardonnay import pipeline
-from shardonnay.errors import PartitionError, ShardonnayError
+from shardonnay.errors import ShardonnayError
 from shardonnay.export import passes as export_passes
 from shardonnay.export.pad_for_divisibility import sdy_pad_for_divisibility
 from shardonnay.ir.core import Module
@@ -223,18 +223,13 @@ def _propagation_pipeline(
 
 
 def _convert_global_to_local(module: Module, options: dict[str, str]) -> Module:
-    if options["enable-rgv3"] == "true":
-        raise PartitionError(
-            "sdy-convert-global-to-local: enable-rgv3=true (replica groups written as "
-            "#stablehlo.replica_group_mesh_axes) is not supported; shardonnay writes "
-            "replica groups as device ids"
-        )
     return convert_global_to_local(
         module,
         per_dim_all_gather=options["per-dim-all-gather"] == "true",
         combine_multi_dimension_reduce_scatter=(
             options["combine-multi-dimension-reduce-scatter"] == "true"
         ),
+        enable_rgv3=options["enable-rgv3"] == "true",
     )
 
 

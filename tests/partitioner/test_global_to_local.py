@@ -24,10 +24,10 @@ import pytest
 
 from shardonnay import parse_module, run
 from shardonnay.axes import AxisRef
+from shardonnay.collectives.exchange import device_groups
 from shardonnay.errors import PartitionError
 from shardonnay.layout import device_slices
 from shardonnay.mesh import Mesh
-from shardonnay.partitioner.local.collectives import replica_groups
 from shardonnay.partitioner.local.context import axes_index, offset_table
 from shardonnay.partitioner.local.convert import convert_global_to_local
 from shardonnay.runtime.simulator import simulate
@@ -77,7 +77,7 @@ def _cases():
 
 @pytest.mark.parametrize(("mesh", "axes"), list(_cases()), ids=str)
 def test_replica_groups_hold_the_devices_that_differ_only_along_the_axes(mesh, axes) -> None:
-    groups = replica_groups(axes, mesh)
+    groups = device_groups(axes, mesh)
     size = int(np.prod([a.size(mesh) for a in axes]))
     assert sorted(d for g in groups for d in g) == sorted(mesh.device_list)
     assert all(len(g) == size for g in groups)

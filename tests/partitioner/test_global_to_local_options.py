@@ -1,8 +1,9 @@
 """`sdy-convert-global-to-local`'s options, against Shardy's pass with the same
 options: `per-dim-all-gather` (one all_gather per dim, last dim first) and
 `combine-multi-dimension-reduce-scatter` (one reduce_scatter of the dims'
-shards moved to a leading dim). The local programs compute what the global
-ones do; `enable-rgv3` (replica groups as mesh axes) is refused by name."""
+shards moved to a leading dim) and `enable-rgv3` (replica groups along mesh
+axes written as those axes). The local programs compute what the global ones
+do (the simulator reads groups written as mesh axes)."""
 
 # ruff: noqa: E501  (programs are written one op per line)
 
@@ -11,9 +12,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from shardonnay.errors import PartitionError
+from shardonnay.errors import IRError, PartitionError
+from shardonnay.mesh import Mesh
 from shardonnay.passes import run_pipeline
-from shardonnay.runtime.interpreter import random_inputs, run
+from shardonnay.runtime.devices import ManualDevices
+from shardonnay.runtime.interpreter import random_inputs, run, run_devices
 from shardonnay.runtime.simulator import simulate
 from shardonnay.syntax.mlir_reader import parse_module
 
@@ -22,6 +25,7 @@ PER_DIM = "builtin.module(sdy-convert-global-to-local{per-dim-all-gather=true})"
 COMBINED = (
     "builtin.module(sdy-convert-global-to-local{combine-multi-dimension-reduce-scatter=true})"
 )
+RGV3 = "builtin.module(sdy-convert-global-to-local{enable-rgv3=true})"
 
 GATHER_2D = """sdy.mesh @mesh = <["x"=2, "y"=4]>
 func.func @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {"y"}]>})
@@ -59,8 +63,22 @@ func.func @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{},
 }
 """
 
-CASES = [(GATHER_2D, PER_DIM), (GATHER_3D, PER_DIM), (SCATTER_UNREDUCED, COMBINED)]
-COMPUTED = [(GATHER_2D, PER_DIM), (GATHER_3D, PER_DIM), (SCATTER_2D, COMBINED)]
+CASES = [
+    (GATHER_2D, PER_DIM),
+    (GATHER_3D, PER_DIM),
+    (SCATTER_UNREDUCED, COMBINED),
+    (GATHER_2D, RGV3),
+    (GATHER_3D, RGV3),
+    (SCATTER_UNREDUCED, RGV3),
+]
+COMPUTED = [
+    (GATHER_2D, PER_DIM),
+    (GATHER_3D, PER_DIM),
+    (SCATTER_2D, COMBINED),
+    (GATHER_2D, RGV3),
+    (GATHER_3D, RGV3),
+    (SCATTER_2D, RGV3),
+]
 
 
 def _ops(text: str) -> list[str]:
@@ -111,7 +129,7 @@ def test_random_programs_print_what_shardy_prints_with_the_options() -> None:
 
     texts = [case.partitioned for case in random_cases(120)]
     compared = 0
-    for pipeline in (PER_DIM, COMBINED):
+    for pipeline in (PER_DIM, COMBINED, RGV3):
         theirs = run_pass_pipelines_isolated([(t, pipeline) for t in texts])
         for text, expected in zip(texts, theirs, strict=True):
             if expected is None or "stablehlo.while" in text or '":(' in text:
@@ -122,11 +140,53 @@ def test_random_programs_print_what_shardy_prints_with_the_options() -> None:
                 continue
             if ours == parse_module(expected).to_text():
                 compared += 1
-    assert compared >= 40
+    assert compared >= 60
 
 
-def test_replica_groups_as_mesh_axes_are_refused() -> None:
-    with pytest.raises(PartitionError, match="enable-rgv3=true"):
-        run_pipeline(
-            parse_module(GATHER_2D), "builtin.module(sdy-convert-global-to-local{enable-rgv3=true})"
-        )
+def test_rgv3_writes_the_axes_of_each_collective() -> None:
+    local = run_pipeline(parse_module(GATHER_3D), RGV3).to_text()
+    assert (
+        'replica_group_mesh_axes<mesh = @mesh, axes = [#sdy<axis_ref"z">, #sdy<axis_ref"x">]>'
+        in (local)
+    )
+    assert "dense<[[" not in local
+
+
+MESH_AXES_GROUPS = """sdy.mesh @mesh = <["x"=2, "y"=4]>
+func.func @main(%arg0: tensor<2xf32>) -> tensor<4xf32> {
+  %0 = "stablehlo.all_gather"(%arg0) <{all_gather_dim = 0 : i64, channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = #stablehlo.replica_group_mesh_axes<mesh = @MESH, axes = [AXES]>, use_global_device_ids}> : (tensor<2xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+"""
+
+
+def _gathered_by(mesh: str, axes: str) -> list[list[float]]:
+    """What each of 8 devices gathers, device d contributing [d, d]."""
+    module = parse_module(MESH_AXES_GROUPS.replace("MESH", mesh).replace("AXES", axes))
+    devices = ManualDevices(Mesh({"devices": 8}), {}, ("devices",))
+    region = module.function("main").op.regions[0]
+    per_device = [[np.full(2, d, np.float32)] for d in range(8)]
+    return [list(out[0][::2]) for out in run_devices(module, devices, region, per_device)]
+
+
+def test_groups_written_as_mesh_axes_run_as_their_devices() -> None:
+    """On `"x"=2, "y"=4` (device 4x + y), `"y":(1)2` groups the devices whose
+    y differs in its major half only: {0, 2}, {1, 3}, {4, 6}, {5, 7}."""
+    gathered = _gathered_by("mesh", '#sdy<axis_ref"y":(1)2>')
+    assert gathered == [[0, 2], [1, 3], [0, 2], [1, 3], [4, 6], [5, 7], [4, 6], [5, 7]]
+    assert _gathered_by("mesh", '#sdy<axis_ref"x">')[:2] == [[0, 4], [1, 5]]
+
+
+@pytest.mark.parametrize(
+    ("mesh", "axes", "message"),
+    [
+        ("nomesh", '#sdy<axis_ref"x">', "no sdy.mesh @nomesh"),
+        ("mesh", '#sdy<axis_ref"z">', "unknown axis"),
+        ("mesh", '#sdy<axis_ref"y":(1)3>', "does not divide"),
+        ("mesh", '#sdy<axis_ref"y">, #sdy<axis_ref"y":(2)2>', "overlaps"),
+        ("mesh", "1", "is not an #sdy<axis_ref"),
+    ],
+)
+def test_bad_mesh_axes_groups_are_typed_errors(mesh: str, axes: str, message: str) -> None:
+    with pytest.raises(IRError, match=message):
+        _gathered_by(mesh, axes)

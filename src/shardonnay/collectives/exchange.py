@@ -167,6 +167,25 @@ def group_key(device: int, axes: Sequence[AxisRef], mesh: Mesh) -> tuple[int, ..
     return tuple(coords)
 
 
+def device_groups(axes: Sequence[AxisRef], mesh: Mesh) -> list[list[int]]:
+    """The groups of device ids that differ only along `axes`, each in
+    shard-index order (`axes` first major), the groups in the order of their
+    first device in the mesh: the `replica_groups` of a collective along `axes`.
+
+    >>> device_groups([AxisRef("x")], Mesh({"x": 2, "y": 2}))
+    [[0, 2], [1, 3]]
+    >>> device_groups([AxisRef("y"), AxisRef("x")], Mesh({"x": 2, "y": 2}))
+    [[0, 2, 1, 3]]
+    """
+    members: dict[tuple[int, ...], dict[int, int]] = {}
+    for device in mesh.device_list:
+        index = 0
+        for axis, coordinate in zip(axes, coordinates(device, axes, mesh), strict=True):
+            index = index * axis.size(mesh) + coordinate
+        members.setdefault(group_key(device, axes, mesh), {})[index] = device
+    return [[group[i] for i in sorted(group)] for group in members.values()]
+
+
 def groups(mesh: Mesh, axes: Sequence[AxisRef]) -> dict[int, tuple[int, ...]]:
     """For each device, the devices of its group along `axes` (itself included). Do not mutate."""
     return _groups(mesh, tuple(axes))

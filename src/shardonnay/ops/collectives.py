@@ -35,8 +35,17 @@ from typing import Any
 
 import numpy as np
 
-from shardonnay.errors import IRError, UnsupportedOpError
-from shardonnay.ir.attributes import UNIT, DenseElementsAttr, IntegerAttr, StructAttr
+from shardonnay.axes import AxisRef
+from shardonnay.collectives.exchange import device_groups
+from shardonnay.errors import IRError, ShardonnayError, UnsupportedOpError
+from shardonnay.ir.attributes import (
+    UNIT,
+    DenseElementsAttr,
+    IntegerAttr,
+    OpaqueAttr,
+    StructAttr,
+    SymbolRefAttr,
+)
 from shardonnay.ir.core import Op, Region
 from shardonnay.ir.types import TensorType, Type
 from shardonnay.ops.control_flow import prefix_pointwise_rule
@@ -61,14 +70,73 @@ def channel_id(op: Op) -> int:
 
 
 def replica_groups(op: Op, key: str = "replica_groups") -> list[list[int]]:
-    """The rows of the op's `replica_groups` (or `source_target_pairs`), without -1 padding."""
+    """The rows of the op's `replica_groups` (or `source_target_pairs`), without
+    -1 padding; groups written as mesh axes (`groups_along_mesh_axes`) are the
+    devices of the named mesh that differ only along those axes."""
     value = op.attributes.get(key)
+    if isinstance(value, StructAttr) and value.name == MESH_AXES_GROUPS:
+        return _groups_of_mesh_axes(op, value)
     if not isinstance(value, DenseElementsAttr):
         raise IRError(f"{op.name}: needs a {key} attribute (dense<...> : tensor<NxMxi64>)")
     if len(value.type.shape) != 2 or value.type.element_type != "i64":
         raise IRError(f"{op.name}: {key} must be a rank-2 tensor of i64, got {value.type}")
     rows = np.asarray(value.to_numpy()).tolist()
     return [[int(i) for i in row if i != -1] for row in rows]
+
+
+MESH_AXES_GROUPS = "stablehlo.replica_group_mesh_axes"
+_AXIS_REF = "#sdy<axis_ref"
+
+
+def groups_along_mesh_axes(mesh: str, axes: Sequence[AxisRef]) -> StructAttr:
+    """The `replica_groups` of a collective among the devices of mesh `@mesh`
+    that differ only along `axes`, written as those axes (Shardy's
+    `sdy-convert-global-to-local{enable-rgv3=true}` writes them so):
+
+    >>> print(groups_along_mesh_axes("m", [AxisRef("y", (1, 2))]))
+    #stablehlo.replica_group_mesh_axes<mesh = @m, axes = [#sdy<axis_ref"y":(1)2>]>
+
+    With `sdy.mesh @m = <["x"=2, "y"=4]>` (device 4x + y) they are the devices
+    whose y differs in its major half only, `[[0, 2], [1, 3], [4, 6], [5, 7]]`.
+    """
+    refs = tuple(OpaqueAttr(f"{_AXIS_REF}{axis}>") for axis in axes)
+    return StructAttr(MESH_AXES_GROUPS, (("mesh", SymbolRefAttr((mesh,))), ("axes", refs)))
+
+
+def _groups_of_mesh_axes(op: Op, attr: StructAttr) -> list[list[int]]:
+    where = f"{op.name}: replica_groups {attr}"
+    mesh_ref, axes = attr.get("mesh"), attr.get("axes")
+    if not isinstance(mesh_ref, SymbolRefAttr) or not isinstance(axes, tuple):
+        raise IRError(f"{where}: expected mesh = @name, axes = [#sdy<axis_ref...>, ...]")
+    mesh = _mesh_named(op, mesh_ref.name)
+    if mesh is None:
+        raise IRError(f"{where}: no sdy.mesh @{mesh_ref.name} in the module")
+    refs = []
+    for axis in axes:
+        text = axis.text if isinstance(axis, OpaqueAttr) else ""
+        if not (text.startswith(_AXIS_REF) and text.endswith(">")):
+            raise IRError(f"{where}: {axis} is not an #sdy<axis_ref...>")
+        try:
+            ref = AxisRef.parse(text[len(_AXIS_REF) : -1])
+            if ref.size(mesh) < 1 or mesh.axis_size(ref.name) % ref.next_pre_size(mesh):
+                raise IRError(f"{ref} does not divide axis {ref.name!r}")
+        except ShardonnayError as e:
+            raise IRError(f"{where}: {e}") from None
+        if any(ref.overlaps(other) for other in refs):
+            raise IRError(f"{where}: axis {ref} overlaps another of the list")
+        refs.append(ref)
+    return device_groups(refs, mesh)
+
+
+def _mesh_named(op: Op, name: str):
+    """The mesh of `sdy.mesh @name` in the module holding `op` (None: none)."""
+    block = op.parent
+    while block is not None and block.parent_op is not None:
+        block = block.parent_op.parent
+    for top in block.ops if block is not None else ():
+        if top.name == "sdy.mesh" and top.attributes.get("sym_name") == name:
+            return top.attributes.get("mesh")
+    return None
 
 
 def _cross_replica(groups, num_replicas: int, num_partitions: int) -> list[list[int]]:

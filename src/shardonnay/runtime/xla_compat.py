@@ -9,6 +9,8 @@ devices, though the simulator runs them:
   groups): jaxlib rejects -1, and XLA wants every device in exactly one
   group, all groups of one size.
 
+(Groups written as mesh axes, as `enable-rgv3` writes them, become device ids.)
+
 `xla_compatible(local_module, devices)` returns a copy of the program with
 every such op replaced by ops of the same results on every device (data only
 moves or is selected; the only arithmetic added combines values with their
@@ -47,6 +49,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from shardonnay.errors import UnsupportedOpError
+from shardonnay.ir.attributes import StructAttr
 from shardonnay.ir.builder import Builder
 from shardonnay.ir.core import Module, Op, Value
 from shardonnay.mesh import Mesh
@@ -65,6 +68,8 @@ def xla_compatible(local_module: Module, devices: int) -> Module:
     ctx = LocalContext(Builder(module), {}, Mesh({"devices": 1}), {}, next_channel(module))
     ctx.num_devices = devices
     for op in [op for op in module.walk() if has_trait(op, GROUPED_DEVICES)]:
+        if isinstance(op.attributes.get("replica_groups"), StructAttr):  # as mesh axes
+            op.attributes["replica_groups"] = ctx.groups_attr(replica_groups(op))
         if op.name == "stablehlo.collective_broadcast":
             with ctx.builder.before(op):
                 _replace(op, _broadcast(ctx, op))

@@ -38,6 +38,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from shardonnay.axes import AxisRef
+from shardonnay.collectives.exchange import device_groups
 from shardonnay.ir.attributes import DenseArrayAttr, DenseElementsAttr, StructAttr
 from shardonnay.ir.core import Op, Value
 from shardonnay.ir.types import TensorType
@@ -50,7 +51,7 @@ from shardonnay.partitioner.local.context import (
     local_size,
     partition_error,
 )
-from shardonnay.partitioner.local.layout import relayout_received, replica_groups
+from shardonnay.partitioner.local.layout import relayout_received
 
 
 def shard_positions(k: int, count: int, size: int) -> list[int]:
@@ -64,7 +65,7 @@ def slot_holder(
     """(device, operand, position) -> the device among those differing from it
     only along `axes` that holds the position, and its slot there (shard
     `k`'s slot `s` moved to `slot_map[k][s]` where given)."""
-    group_of = {d: g for g in replica_groups(axes, mesh) for d in g}
+    group_of = {d: g for g in device_groups(axes, mesh) for d in g}
 
     def holder(device: int, j: int, i: int) -> tuple[int, int]:
         k, s = divmod(i, slots[j])

@@ -43,6 +43,7 @@ from itertools import pairwise
 import numpy as np
 
 from shardonnay.axes import AxisRef
+from shardonnay.collectives.exchange import device_groups
 from shardonnay.errors import PartitionError
 from shardonnay.export.unreduced import axis_set_diff
 from shardonnay.ir.attributes import UNIT, DenseElementsAttr
@@ -62,7 +63,6 @@ from shardonnay.partitioner.local.context import (
 from shardonnay.partitioner.local.layout import (
     complete,
     relayout,
-    replica_groups,
 )
 from shardonnay.sharding import TensorSharding
 
@@ -180,7 +180,7 @@ def all_gather(ctx: LocalContext, op: Op, x: Value) -> Value:
     dims = [d for d, axes in enumerate(lists) if axes]
     if len(dims) <= 1 or ctx.per_dim_all_gather:
         for dim in reversed(dims):
-            groups = replica_groups(lists[dim], ctx.mesh)
+            groups = device_groups(lists[dim], ctx.mesh)
             shape = list(x.type.shape)
             shape[dim] *= len(groups[0])
             x = ctx.value(
@@ -190,14 +190,15 @@ def all_gather(ctx: LocalContext, op: Op, x: Value) -> Value:
                 {
                     "all_gather_dim": ctx.i64_attr(dim),
                     "channel_handle": ctx.channel_handle(),
-                    "replica_groups": ctx.groups_attr(groups),
+                    "replica_groups": ctx.groups_attr(groups, along=lists[dim]),
                     "use_global_device_ids": UNIT,
                 },
             )
         return _checked(ctx, op, x)
     local = x.type.shape
     factors = [axes_size(lists[d], ctx.mesh) for d in dims]
-    groups = replica_groups([a for d in dims for a in lists[d]], ctx.mesh)
+    along = [a for d in dims for a in lists[d]]
+    groups = device_groups(along, ctx.mesh)
     x = ctx.reshape(x, (1, *local))
     x = ctx.value(
         "stablehlo.all_gather",
@@ -206,7 +207,7 @@ def all_gather(ctx: LocalContext, op: Op, x: Value) -> Value:
         {
             "all_gather_dim": ctx.i64_attr(0),
             "channel_handle": ctx.channel_handle(),
-            "replica_groups": ctx.groups_attr(groups),
+            "replica_groups": ctx.groups_attr(groups, along=along),
             "use_global_device_ids": UNIT,
         },
     )
@@ -259,7 +260,7 @@ def all_to_all(ctx: LocalContext, op: Op, x: Value) -> Value:
     shape = list(x.type.shape)
     if len(params) == 1:
         (param,) = params
-        groups = replica_groups(param.axes, ctx.mesh)
+        groups = device_groups(param.axes, ctx.mesh)
         count = len(groups[0])
         shape[param.src_dim] *= count
         shape[param.tgt_dim] //= count
@@ -270,7 +271,7 @@ def all_to_all(ctx: LocalContext, op: Op, x: Value) -> Value:
             {
                 "channel_handle": ctx.channel_handle(),
                 "concat_dimension": ctx.i64_attr(param.src_dim),
-                "replica_groups": ctx.groups_attr(groups),
+                "replica_groups": ctx.groups_attr(groups, along=param.axes),
                 "split_count": ctx.i64_attr(count),
                 "split_dimension": ctx.i64_attr(param.tgt_dim),
             },
@@ -320,7 +321,8 @@ def _all_to_all_params(ctx: LocalContext, op: Op, x: Value, params) -> Value:
         split_shape += [counts[k], shape[i] // counts[k]]
     permutation = front + [i for i in range(len(split_shape)) if i not in front]
     split = ctx.transpose(ctx.reshape(x, split_shape), permutation)
-    groups = replica_groups([a for p in by_target for a in p.axes], ctx.mesh)
+    along = [a for p in by_target for a in p.axes]
+    groups = device_groups(along, ctx.mesh)
     count = len(groups[0])
     leading = ctx.reshape(split, (count, *split.type.shape[len(params) :]))
     exchanged = ctx.value(
@@ -330,7 +332,7 @@ def _all_to_all_params(ctx: LocalContext, op: Op, x: Value, params) -> Value:
         {
             "channel_handle": ctx.channel_handle(),
             "concat_dimension": ctx.i64_attr(0),
-            "replica_groups": ctx.groups_attr(groups),
+            "replica_groups": ctx.groups_attr(groups, along=along),
             "split_count": ctx.i64_attr(count),
             "split_dimension": ctx.i64_attr(0),
         },
@@ -418,10 +420,10 @@ def reduce_scatter(ctx: LocalContext, op: Op, x: Value) -> Value:
     if len(dims) == 1 and x.type.shape[dims[0]] == local.shape[dims[0]] * axes_size(
         lists[dims[0]], ctx.mesh
     ):
-        groups = replica_groups(lists[dims[0]], ctx.mesh)
+        groups = device_groups(lists[dims[0]], ctx.mesh)
         attributes = {
             "channel_handle": ctx.channel_handle(),
-            "replica_groups": ctx.groups_attr(groups),
+            "replica_groups": ctx.groups_attr(groups, along=lists[dims[0]]),
             "scatter_dimension": ctx.i64_attr(dims[0]),
             "use_global_device_ids": UNIT,
         }
@@ -432,10 +434,10 @@ def reduce_scatter(ctx: LocalContext, op: Op, x: Value) -> Value:
         x.type.shape[d] == local.shape[d] * f for d, f in zip(dims, factors, strict=True)
     ):
         return _combined_reduce_scatter(ctx, x, lists, dims, factors, partial, local)
-    groups = replica_groups(axes, ctx.mesh)
+    groups = device_groups(axes, ctx.mesh)
     attributes = {
         "channel_handle": ctx.channel_handle(),
-        "replica_groups": ctx.groups_attr(groups),
+        "replica_groups": ctx.groups_attr(groups, along=axes),
         "use_global_device_ids": UNIT,
     }
     region = ctx.binary_region(element, partial.kind)
@@ -471,10 +473,11 @@ def _combined_reduce_scatter(
     others = [i for i in range(len(split)) if i not in shard_dims]
     x = ctx.transpose(ctx.reshape(x, split), [*shard_dims, *others])
     x = ctx.reshape(x, (math.prod(factors), *local.shape))
-    groups = replica_groups([a for d in dims for a in lists[d]], ctx.mesh)
+    along = [a for d in dims for a in lists[d]]
+    groups = device_groups(along, ctx.mesh)
     attributes = {
         "channel_handle": ctx.channel_handle(),
-        "replica_groups": ctx.groups_attr(groups),
+        "replica_groups": ctx.groups_attr(groups, along=along),
         "scatter_dimension": ctx.i64_attr(0),
         "use_global_device_ids": UNIT,
     }

@@ -144,6 +144,10 @@ class LocalContext:
         # how collectives over several dims are written (`convert_global_to_local`'s options)
         self.per_dim_all_gather = False
         self.combine_multi_dimension_reduce_scatter = False
+        # with enable-rgv3: the replica groups made along mesh axes, by the id of
+        # their attribute -> (the attribute, its mesh, the axes); see `groups_attr`
+        self.groups_along: dict[int, tuple[DenseElementsAttr, Mesh, tuple[AxisRef, ...]]] | None
+        self.groups_along = None
         self.encoded: dict[tuple, DenseElementsAttr] = {}  # constants' attributes by content
         self._axes: dict[TensorSharding, tuple[tuple[AxisRef, ...], ...]] = {}  # see `axes_of`
         # `local.factors.plan_factors`' plans by what they depend on
@@ -442,9 +446,20 @@ class LocalContext:
     def i64_attr(self, value: int) -> IntegerAttr:
         return IntegerAttr(int(value), I64)
 
-    def groups_attr(self, groups: Sequence[Sequence[int]]) -> DenseElementsAttr:
+    def groups_attr(
+        self,
+        groups: Sequence[Sequence[int]],
+        along: Sequence[AxisRef] | None = None,
+        mesh: Mesh | None = None,
+    ) -> DenseElementsAttr:
+        """`groups` as a `replica_groups` attribute; `along`: the axes of `mesh`
+        (the current one by default) that made them, kept for Shardy's
+        `enable-rgv3`, which writes the axes instead (`convert_global_to_local`)."""
         array = np.array(groups, np.int64)
-        return DenseElementsAttr.from_numpy(array, TensorType(array.shape, I64))
+        attr = DenseElementsAttr.from_numpy(array, TensorType(array.shape, I64))
+        if along is not None and self.groups_along is not None:
+            self.groups_along[id(attr)] = (attr, mesh or self.mesh, tuple(along))
+        return attr
 
 
 def remove_ops_from(block: Block, start: int) -> None:

@@ -96,6 +96,7 @@ from shardonnay.ir.core import Block, Func, Module, Op, Region, Value
 from shardonnay.ir.shardings import SHARDING, func_arg_sharding, func_result_sharding
 from shardonnay.ir.types import FunctionType, TensorType
 from shardonnay.mesh import Mesh
+from shardonnay.ops.collectives import groups_along_mesh_axes
 from shardonnay.ops.traits import (
     CALL,
     COMPUTATION,
@@ -148,6 +149,7 @@ def convert_global_to_local(
     max_devices: int | None = None,
     per_dim_all_gather: bool = False,
     combine_multi_dimension_reduce_scatter: bool = False,
+    enable_rgv3: bool = False,
 ) -> Module:
     """The per-device program of `module` (a new module; `module` is unchanged).
 
@@ -162,12 +164,18 @@ def convert_global_to_local(
     instead of one all_gather of a leading dim; a reduce-scatter along several
     evenly sharded dims becomes one `reduce_scatter` of the dims' shards moved
     to a leading dim, instead of an all_reduce and a dynamic_slice
-    (`shardonnay.partitioner.local.collectives`)."""
+    (`shardonnay.partitioner.local.collectives`). `enable_rgv3`, Shardy's third,
+    writes the replica groups of a collective along mesh axes as those axes
+    (`#stablehlo.replica_group_mesh_axes<mesh = @mesh, axes = [...]>`, see
+    `shardonnay.ops.collectives.groups_along_mesh_axes`) instead of device ids;
+    groups of other devices stay ids."""
     check_device_count(module, max_devices=max_devices)
     conversion = _Conversion(module, max_devices)
     conversion.ctx.poison_padding = poison_padding
     conversion.ctx.per_dim_all_gather = per_dim_all_gather
     conversion.ctx.combine_multi_dimension_reduce_scatter = combine_multi_dimension_reduce_scatter
+    if enable_rgv3:
+        conversion.ctx.groups_along = {}
     return conversion.run()
 
 
@@ -274,7 +282,25 @@ class _Conversion:
             self.out.attributes["mhlo.num_partitions"] = IntegerAttr(count, "i32")
         if self.spans_meshes:
             cover_devices(self.ctx, self.out)
+        if self.ctx.groups_along is not None:
+            self._write_groups_as_mesh_axes()
         return self.out
+
+    def _write_groups_as_mesh_axes(self) -> None:
+        """`enable_rgv3`: each `replica_groups` made along the axes of a named
+        mesh (and left as made) becomes those axes."""
+        names = {}
+        for name, mesh in self.meshes.items():
+            names.setdefault(mesh, name)
+        along = self.ctx.groups_along
+        assert along is not None
+        for op in self.out.walk():
+            made = along.get(id(op.attributes.get("replica_groups")))
+            if made is None or made[0] is not op.attributes["replica_groups"]:
+                continue
+            _, mesh, axes = made
+            if mesh in names:
+                op.attributes["replica_groups"] = groups_along_mesh_axes(names[mesh], axes)
 
     def _function(self, func: Func) -> Op:
         signature = self.signatures[func.name]

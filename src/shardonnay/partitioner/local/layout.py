@@ -36,7 +36,7 @@ from functools import cache
 import numpy as np
 
 from shardonnay.axes import AxisRef
-from shardonnay.collectives.exchange import group_key
+from shardonnay.collectives.exchange import device_groups
 from shardonnay.ir.attributes import UNIT
 from shardonnay.ir.core import Value
 from shardonnay.ir.types import TensorType
@@ -45,7 +45,6 @@ from shardonnay.ops.traits import Combiner, names_with, trait_of
 from shardonnay.partitioner.local.context import (
     LocalContext,
     Partial,
-    axes_index,
     axes_size,
     local_size,
 )
@@ -85,25 +84,10 @@ def identity(kind: str, element_type: str, ctx: LocalContext) -> Value | None:
 # -- device groups ------------------------------------------------------------------------------
 
 
-def replica_groups(axes: Sequence[AxisRef], mesh: Mesh) -> list[list[int]]:
-    """The groups of device ids that differ only along `axes`, each in shard-index order.
-
-    >>> replica_groups([AxisRef("x")], Mesh({"x": 2, "y": 2}))
-    [[0, 2], [1, 3]]
-    """
-    groups: dict[tuple[int, ...], dict[int, tuple[int, int]]] = {}
-    for flat, device in enumerate(mesh.device_list):
-        groups.setdefault(group_key(device, axes, mesh), {})[axes_index(device, axes, mesh)] = (
-            flat,
-            device,
-        )
-    ordered = sorted(groups.values(), key=lambda members: min(f for f, _ in members.values()))
-    return [[members[i][1] for i in sorted(members)] for members in ordered]
-
-
 def groups_for(ctx: LocalContext, axes: Sequence[AxisRef], mesh: Mesh | None = None):
     """`replica_groups` on `mesh` (the current one by default), as an attribute."""
-    return ctx.groups_attr(replica_groups(axes, mesh or ctx.mesh))
+    mesh = mesh or ctx.mesh
+    return ctx.groups_attr(device_groups(axes, mesh), along=axes, mesh=mesh)
 
 
 # -- gathering and slicing ------------------------------------------------------------------------
