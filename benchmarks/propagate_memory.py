@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from propagate import PIPELINE, chain_module  # noqa: E402
+from propagate import PIPELINE, chain_module
 
 _CHILD = r"""
 import json, resource, sys
