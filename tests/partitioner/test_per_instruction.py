@@ -91,10 +91,8 @@ def test_random_programs_compute_the_same(first: int) -> None:
         want = run(module, *inputs)
         try:
             out = per_instruction_partitioning(module.copy())
-        except ShardingError as e:
-            # Values on two meshes, or on a sub-axis of a manual axis (which
-            # shardonnay's verifier of manual computations rejects).
-            assert "one mesh" in str(e) or "sub-axis" in str(e)
+        except ShardingError as e:  # values on two meshes
+            assert "one mesh" in str(e)
             continue
         partitioned += 1
         verify(out)
@@ -104,7 +102,7 @@ def test_random_programs_compute_the_same(first: int) -> None:
         out = parse_module(out.to_text())
         _assert_close(run(out, *inputs), want)
         _assert_close(simulate(convert_global_to_local(out), *inputs), want)
-    # (Seeds 0-59: 41 of 60 partition; the others raise as above.)
+    # (Seeds 0-59: 56 of 60 partition, 16 of them with sub-axes of manual axes.)
     assert partitioned >= BATCH // 2
 
 
@@ -299,13 +297,21 @@ func.func @main(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}
         per_instruction_partitioning(parse_module(text))
 
 
-def test_a_sub_axis_of_a_manual_axis_is_an_error() -> None:
-    text = """sdy.mesh @mesh = <["x"=4]>
-func.func @main(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x":(1)2}]>})
-    -> tensor<8xf32> {
-  %0 = stablehlo.negate %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x":(1)2}]>]>}
-      : tensor<8xf32>
-  return %0 : tensor<8xf32>
+SUB_AXIS = """sdy.mesh @mesh = <["x"=4, "y"=2]>
+func.func @main(%arg0: tensor<8x6xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x":(1)2}, {"y"}]>})
+    -> (tensor<8x6xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x":(2)2}, {}]>}) {
+  %0 = stablehlo.negate %arg0
+      {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x":(1)2}, {"y"}]>]>} : tensor<8x6xf32>
+  %1 = sdy.reshard %0 <@mesh, [{"x":(2)2}, {}]> : tensor<8x6xf32>
+  return %1 : tensor<8x6xf32>
 }"""
-    with pytest.raises(ShardingError, match="sub-axis"):
-        per_instruction_partitioning(parse_module(text))
+
+
+def test_values_on_sub_axes_are_manual_on_the_whole_axis() -> None:
+    """A manual computation manual on all of "x" takes values sharded on its
+    sub-axes (as Shardy's verifier in jaxlib 0.10.2 accepts): the body holds
+    the shard of the sub-axis, the same on devices that differ in the rest of "x"."""
+    out = _partition(SUB_AXIS)
+    text = out.to_text()
+    assert 'in_shardings=[<@mesh, [{"x":(1)2}, {"y"}]>]' in text
+    assert 'manual_axes={"x", "y"}' in text

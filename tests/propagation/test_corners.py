@@ -16,10 +16,14 @@ from __future__ import annotations
 import random
 import warnings
 
+import numpy as np
 import pytest
 
 from shardonnay.mesh import Mesh
+from shardonnay.partitioner.program import partition
 from shardonnay.passes import run_pipeline
+from shardonnay.runtime.interpreter import random_inputs, run
+from shardonnay.runtime.simulator import simulate
 from shardonnay.sharding import DimSharding, TensorSharding
 from shardonnay.syntax.mlir_reader import parse_module
 
@@ -657,3 +661,47 @@ NO_RULE_PROGRAMS = {
 def test_composites_and_random_numbers(name, pass_name) -> None:
     args, results, body, extra = NO_RULE_PROGRAMS[name]
     _same_as_shardy(_main(args, results, body, extra=extra), pass_name)
+
+
+# -- a manual axis split into sub-axes ---------------------------------------------------
+#
+# Shardy in jaxlib 0.10.2 lets the shardings of a manual computation use a
+# sub-axis of a manual axis (the body's dim divides by the sub-axis); its
+# propagation, explicit reshards and collectives treat the rest of the axis
+# as the body's replication.
+
+SPLIT_MANUAL = {
+    "major half": ('[{"x":(1)2}, {}]', "", ""),
+    "with a free axis": ('[{"x":(1)2}, {"y"}]', '[{"x"}, {}]', ""),
+    "minor half": ('[{"x":(2)2}, {}]', "", '[{}, {"y"}]'),
+    "then a free axis": ('[{"x":(1)2, "y"}, {}]', "", ""),
+}
+EXPLICIT = (
+    f"{PIPELINE},func.func(sdy-insert-explicit-reshards{{enable-full-version=true}}),"
+    "func.func(sdy-reshard-to-collectives)"
+)
+
+
+@pytest.mark.parametrize("pass_name", [BASIC, PIPELINE, EXPLICIT])
+@pytest.mark.parametrize("name", SPLIT_MANUAL)
+def test_a_manual_axis_split_into_sub_axes(name: str, pass_name: str) -> None:
+    sharding, arg, result = SPLIT_MANUAL[name]
+    arg_attr = f" {{sdy.sharding = #sdy.sharding<@mesh, {arg}>}}" if arg else ""
+    result_attr = f" {{sdy.sharding = #sdy.sharding<@mesh, {result}>}}" if result else ""
+    text = f"""sdy.mesh @mesh = <["x"=4, "y"=2]>
+func.func @main(%arg0: tensor<8x8xf32>{arg_attr}) -> (tensor<8x8xf32>{result_attr}) {{
+  %n = stablehlo.negate %arg0 : tensor<8x8xf32>
+  %0 = sdy.manual_computation(%n) in_shardings=[<@mesh, {sharding}>]
+      out_shardings=[<@mesh, {sharding}>] manual_axes={{"x"}} (%arg1: tensor<4x8xf32>) {{
+    %a = stablehlo.abs %arg1 : tensor<4x8xf32>
+    sdy.return %a : tensor<4x8xf32>
+  }} : (tensor<8x8xf32>) -> tensor<8x8xf32>
+  %1 = stablehlo.add %0, %0 : tensor<8x8xf32>
+  return %1 : tensor<8x8xf32>
+}}"""
+    _same_as_shardy(text, pass_name)
+    if pass_name == EXPLICIT:  # and the per-device program computes the same
+        module = parse_module(text)
+        inputs = random_inputs(module, seed=0)
+        got = simulate(partition(module), *inputs)
+        np.testing.assert_allclose(got[0], run(module, *inputs)[0], rtol=1e-6)

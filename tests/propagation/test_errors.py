@@ -247,12 +247,9 @@ def test_the_pipeline_merges_groups_that_share_a_value_as_shardy_does() -> None:
 
 
 @pytest.mark.oracle
-@pytest.mark.xfail(
-    strict=True,
-    reason="Shardy in jaxlib 0.10.2 accepts a manual axis split into sub-axes; shardonnay "
-    "rejects it, as Shardy's current verifier does",
-)
 def test_a_split_manual_axis_is_judged_as_shardy_judges_it() -> None:
+    """Shardy in jaxlib 0.10.2 accepts a manual axis split into sub-axes (the
+    body's local shape divides by the sub-axis), and so does shardonnay."""
     pytest.importorskip("jax")
     from shardonnay.testing.mlir_oracle import run_pass_pipeline
 

@@ -237,14 +237,9 @@ def _verify_values(
                     f"{op.name}: {kind} sharding at index {index} must have all manual axes "
                     f"come before free axes in its dimension sharding at index {dim}"
                 )
-            if any(a.name in manual and a.sub_axis is not None for a in axes):
-                raise IRError(
-                    f"{op.name}: {kind} sharding at index {index} cannot use a manual axis as "
-                    "a sub/split axis"
-                )
             if mesh is None:
                 break
-            factor = math.prod(mesh.axis_size(a.name) for a in axes[:first_free])
+            factor = math.prod(a.size(mesh) for a in axes[:first_free])
             if size % factor:
                 raise IRError(
                     f"{op.name}: {kind} dimension size {size} is not divisible by the manual "

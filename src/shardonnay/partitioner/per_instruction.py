@@ -223,11 +223,6 @@ def _shardings(module: Module, op: Op, operands: Sequence[Value]) -> _Shardings:
             sharding = sharding_of(value)
             if sharding is None:
                 sharding = TensorSharding.replicated_on(name, len(_tensor(value).shape))
-            if any(a.name in mesh.axis_names and a.is_sub_axis for a in _axes(sharding)):
-                raise ShardingError(
-                    f"sdy-per-instruction-partitioning: a value of {op.name} is sharded on a "
-                    "sub-axis, which a manual computation manual on the whole axis cannot take"
-                )
             out.append(sharding)
         return tuple(out)
 
