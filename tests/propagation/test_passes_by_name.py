@@ -415,37 +415,71 @@ def test_options_parse_as_mlir_writes_them() -> None:
     ]
 
 
-@pytest.mark.parametrize(
-    "name",
-    [
-        "sdy-basic-propagate",
-        "sdy-aggressive-propagate",
-        "sdy-op-priority-propagate",
-        "sdy-user-priority-propagate",
-    ],
-)
-def test_a_propagation_pass_saves_its_result_in_the_module_dump_directory(
-    name: str, tmp_path
-) -> None:
-    from shardonnay.testing.pass_programs import program
+def _dumps(directory) -> dict[str, str]:
+    return {p.name: p.read_text() for p in sorted(directory.iterdir())}
 
-    module = parse_module(program(3, "plain"))
-    directory = tmp_path / "dumps" / "new"  # (made when missing)
-    dumping = f"builtin.module({name}{{module-dump-directory={directory}}})"
-    out = run_pipeline(module, dumping)
-    saved = directory / "sdy_module_after_propagation.mlir"
-    assert saved.read_text() == out.to_text()
-    assert out.to_text() == run_pipeline(module, f"builtin.module({name})").to_text()
-    # a second run overwrites the file
-    run_pipeline(parse_module("func.func @main() {\n  return\n}"), dumping)
-    assert "tensor" not in saved.read_text()
+
+@pytest.mark.parametrize("variant", ["plain", "calls", "manual"])
+def test_the_module_dump_directory_receives_what_shardy_saves(variant: str, tmp_path) -> None:
+    """jaxlib's `sdy-user-priority-propagate` saves the module after each of
+    its rounds but the last (`00.propagation_after_user_priority_P.mlir`, P
+    the round's priority, 0 first); the other propagation passes save
+    nothing. The same files, with the same text, for every program."""
+    pytest.importorskip("jax")
+    from shardonnay.testing.mlir_oracle import run_pass_pipeline
+
+    compared = 0
+    for seed in range(12):
+        text = program(seed, variant)
+        for name in ("sdy-user-priority-propagate", "sdy-aggressive-propagate"):
+            theirs, ours = tmp_path / f"{seed}-{name}-shardy", tmp_path / f"{seed}-{name}-ours"
+            theirs.mkdir()
+            ours.mkdir()
+            run_pass_pipeline(text, f"builtin.module({name}{{module-dump-directory={theirs}}})")
+            _ours(text, f"builtin.module({name}{{module-dump-directory={ours}}})")
+            assert _dumps(ours) == _dumps(theirs), (seed, name)
+            compared += bool(_dumps(ours))
+    assert compared >= 4  # programs with priorities saved rounds
+
+
+def test_user_priority_rounds_are_saved_after_each_but_the_last(tmp_path) -> None:
+    text = """sdy.mesh @mesh = <["x"=2, "y"=2]>
+func.func @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}p2, {}]>},
+    %arg1: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"y"}p5]>})
+    -> tensor<8x8xf32> {
+  %0 = stablehlo.add %arg0, %arg1 : tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}"""
+    out = _ours(
+        text, f"builtin.module(sdy-user-priority-propagate{{module-dump-directory={tmp_path}}})"
+    )
+    saved = _dumps(tmp_path)
+    assert list(saved) == [
+        "00.propagation_after_user_priority_0.mlir",
+        "00.propagation_after_user_priority_2.mlir",
+    ]
+    # round 0 sees neither prioritized dim; round 2 sees "x", not yet "y"
+    assert 'replicated={"x"}' in saved["00.propagation_after_user_priority_0.mlir"]
+    after_2 = saved["00.propagation_after_user_priority_2.mlir"]
+    assert '[{"x"}, {}]>' in after_2 and 'replicated={"y"}' in after_2
+    assert "sdy.sharding_rule" in after_2 and "sdy.sharding_rule" not in out
 
 
 def test_an_unwritable_module_dump_directory_is_reported(tmp_path, capsys) -> None:
-    blocker = tmp_path / "file"
-    blocker.write_text("")
-    module = parse_module("func.func @main() {\n  return\n}")
-    pipeline = f"builtin.module(sdy-basic-propagate{{module-dump-directory={blocker}}})"
-    out = run_pipeline(module, pipeline)
-    assert out.to_text() == module.to_text()
-    assert capsys.readouterr().err.startswith(f"error when writing file {blocker}")
+    """As in jaxlib 0.10.2: a directory that does not exist is not made; the
+    error is printed and the pass goes on."""
+    missing = tmp_path / "missing"
+    text = """sdy.mesh @mesh = <["x"=2]>
+func.func @main(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}p1]>})
+    -> tensor<8xf32> {
+  %0 = stablehlo.negate %arg0 : tensor<8xf32>
+  return %0 : tensor<8xf32>
+}"""
+    pipeline = f"builtin.module(sdy-user-priority-propagate{{module-dump-directory={missing}}})"
+    out = _ours(text, pipeline)
+    assert out == _ours(text, "builtin.module(sdy-user-priority-propagate)")
+    assert capsys.readouterr().err == (
+        f"error when writing file {missing}/00.propagation_after_user_priority_0.mlir: "
+        "No such file or directory\n"
+    )
+    assert not missing.exists()

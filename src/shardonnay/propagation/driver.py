@@ -175,6 +175,7 @@ def propagate(
     recorder: Any = None,
     factor_strategy: Literal["basic", "aggressive"] | None = None,
     op_priority_stages: bool = True,
+    after_round: Callable[[int, Module], None] | None = None,
 ) -> Module:
     """A copy of `module` with shardings propagated (see the module docstring);
     `module` itself is not changed. It is validated first
@@ -202,7 +203,10 @@ def propagate(
     (Shardy's `propagation-strategy` option; default basic for `"basic"`,
     aggressive otherwise). `op_priority_stages=False`: each round of
     `"user-priority"` is one aggressive propagation, not op-priority stages
-    (Shardy's `run-op-priority-propagation=false`).
+    (Shardy's `run-op-priority-propagation=false`). `after_round(priority,
+    module)`: called by `"user-priority"` after each round but the last, with
+    the module as it stands (the round's shardings written; Shardy's
+    `module-dump-directory` saves it then).
     """
     _factor_propagation(strategy, factor_strategy)  # bad options fail before validating
     with cyclic_gc_paused():
@@ -217,6 +221,7 @@ def propagate(
             recorder=recorder,
             factor_strategy=factor_strategy,
             op_priority_stages=op_priority_stages,
+            after_round=after_round,
         )
         return copy
 
@@ -231,6 +236,7 @@ def propagate_in_place(
     recorder: Any = None,
     factor_strategy: Literal["basic", "aggressive"] | None = None,
     op_priority_stages: bool = True,
+    after_round: Callable[[int, Module], None] | None = None,
 ) -> None:
     """`propagate` on `module` itself, which it changes, with the same options.
 
@@ -248,7 +254,7 @@ def propagate_in_place(
         if recorder is not None:
             recorder.start(module, driver)
         if strategy == "user-priority":
-            driver.run_user_priorities(op_priority_stages)
+            driver.run_user_priorities(op_priority_stages, after_round)
         elif strategy == "op-priority":
             driver.run_op_priorities()
         else:
@@ -375,11 +381,16 @@ class _Driver(ShardingStore):
         self._propagate_op_priorities()
         write_back(self.module, self.shardings, self.arg_of)
 
-    def run_user_priorities(self, op_priority_stages: bool = True) -> None:
+    def run_user_priorities(
+        self,
+        op_priority_stages: bool = True,
+        after_round: Callable[[int, Module], None] | None = None,
+    ) -> None:
         """User-priority propagation: op-priority propagation with only the dims
         of priority 0 (or none) first, then again after restoring the dims of
         each higher priority in turn (see `shardonnay.propagation.user_priority`);
-        `op_priority_stages=False`: aggressive propagation instead of op-priority."""
+        `op_priority_stages=False`: aggressive propagation instead of op-priority.
+        `after_round(priority, module)`: see `propagate`."""
         run = self._propagate_op_priorities if op_priority_stages else self._propagate_all
         originals: dict[int, list[tuple[Ref, TensorSharding]]] = {}
         for ref, sharding in self._all_shardings():
@@ -387,15 +398,19 @@ class _Driver(ShardingStore):
             for priority in priorities:
                 originals.setdefault(priority, []).append((ref, sharding))
             self._set_ref(ref, initial_for_priorities(sharding, self.meshes))
-        run()
-        for priority in sorted(originals):
-            if self.recorder is not None:
-                self.recorder.priority_round(priority)
-            for ref, original in originals[priority]:
-                current = self._get_ref(ref)
-                if current is not None:
-                    self._set_ref(ref, restore_priority(current, original, priority))
+        rounds = [0, *sorted(originals)]
+        for i, priority in enumerate(rounds):
+            if priority:
+                if self.recorder is not None:
+                    self.recorder.priority_round(priority)
+                for ref, original in originals[priority]:
+                    current = self._get_ref(ref)
+                    if current is not None:
+                        self._set_ref(ref, restore_priority(current, original, priority))
             run()
+            if after_round is not None and i < len(rounds) - 1:
+                write_back(self.module, self.shardings, self.arg_of)
+                after_round(priority, self.module)
         write_back(self.module, self.shardings, self.arg_of)
 
     def _propagate_op_priorities(self) -> None:

@@ -3,11 +3,11 @@ functions: `fn(module, options) -> module`, `options` holding every option of
 the pass by its Shardy name (the defaults filled in, see the table of
 `shardonnay.passes`). The propagation passes return a propagated copy; the
 others change their input in place and return it (`run_pipeline` copies
-its input once). A propagation pass
-given a `module-dump-directory` saves its result there as
-`sdy_module_after_propagation.mlir`, as Shardy's passes do (Shardy's
-user-priority pass also saves the module after each priority; shardonnay
-saves only the final one).
+its input once). Given a `module-dump-directory`, `sdy-user-priority-propagate`
+saves the module after each of its rounds but the last there, as
+`00.propagation_after_user_priority_P.mlir` (P: the round's priority, 0 first;
+its ops with their sharding rules), as the pass in jaxlib 0.10.2 does; the
+other propagation passes save nothing, as there.
 
 >>> from shardonnay.syntax.mlir_reader import parse_module
 >>> module = parse_module('''
@@ -39,7 +39,6 @@ from shardonnay.propagation.importing import call_graph, data_flow_edges
 from shardonnay.propagation.sharding_store import EdgeChoice
 
 __all__ = [
-    "AFTER_PROPAGATION",
     "save_module",
     "sdy_aggressive_propagate",
     "sdy_basic_propagate",
@@ -53,21 +52,21 @@ __all__ = [
 
 PassFunction = Callable[[Module, dict[str, str]], Module]
 
-#: The file (without `.mlir`) a propagation pass saves its result to in its
-#: `module-dump-directory`, as Shardy names it.
-AFTER_PROPAGATION = "sdy_module_after_propagation"
+#: The file (without `.mlir`) the user-priority pass saves the module to
+#: after the round of priority P, in its `module-dump-directory`.
+AFTER_USER_PRIORITY = "00.propagation_after_user_priority_{}"
 
 
 def save_module(module: Module, directory: str, name: str) -> None:
     """Shardy's `saveModuleOp`: `module`'s text written to `directory/name.mlir`
-    (the directory made if missing, an existing file overwritten); nothing
-    when `directory` is empty. A file that cannot be written is reported on
-    standard error, as Shardy reports it, and the pass goes on."""
+    (an existing file overwritten); nothing when `directory` is empty. A file
+    that cannot be written (a directory that does not exist, as in jaxlib
+    0.10.2) is reported on standard error, as Shardy reports it, and the
+    pass goes on."""
     if not directory:
         return
     path = Path(directory)
     try:
-        path.mkdir(parents=True, exist_ok=True)
         (path / f"{name}.mlir").write_text(module.to_text())
     except OSError as e:
         print(f"error when writing file {path / (name + '.mlir')}: {e.strerror}", file=sys.stderr)
@@ -93,11 +92,9 @@ def _propagation_pass(strategy: str) -> PassFunction:
         stages = options.get("run-op-priority-propagation") != "false"
         if strategy == "op-priority" and not stages:
             chosen = "aggressive"  # op-priority propagation without its stages
-        result = data_flow_edges.propagate_through_edges(
+        return data_flow_edges.propagate_through_edges(
             module, lambda m, edges: _propagate(m, chosen, factor, options, edges, stages)
         )
-        save_module(result, options["module-dump-directory"], AFTER_PROPAGATION)
-        return result
 
     run.__name__ = run.__qualname__ = "sdy_" + strategy.replace("-", "_") + "_propagate"
     run.__doc__ = f"`sdy-{strategy}-propagate` with Shardy's options."
@@ -120,6 +117,15 @@ def _propagate(
     }
     if strategy == "user-priority":
         common["op_priority_stages"] = stages
+        directory = options["module-dump-directory"]
+        if directory:
+            conservative = common["conservative"]
+
+            def save_round(priority: int, module: Module) -> None:
+                copy = populate_rules(module.copy(), conservative=conservative)
+                save_module(copy, directory, AFTER_USER_PRIORITY.format(priority))
+
+            common["after_round"] = save_round
     origins = _flag(options, "debug-sharding-origins")
     edge_steps = _flag(options, "debug-propagation-edge-sharding")
     if origins or edge_steps:
