@@ -58,6 +58,7 @@ import math
 from shardonnay.ir.attributes import DenseArrayAttr, IntegerAttr
 from shardonnay.ir.core import Block, Module, Op, Region, Value
 from shardonnay.ir.types import TensorType
+from shardonnay.ops.collectives import replica_groups
 
 I64 = "i64"
 
@@ -308,8 +309,7 @@ def _pack(op: Op, block: Block) -> None:
 
 def _group_size(op: Op) -> int:
     """Devices per group of `op`'s `replica_groups` (all groups alike)."""
-    groups = op.attributes["replica_groups"]
-    return int(groups.type.shape[1])
+    return max(map(len, replica_groups(op)))
 
 
 def _grid(b: _Builder, operand: Value, result: TensorType, n: int) -> Value:
