@@ -25,11 +25,8 @@ from shardonnay.testing.pass_programs import PASS_PIPELINES, program
 PROGRAMS_PER_PASS = 12
 
 # Shardy's passes, as jaxlib 0.10.2 registers them, and MLIR's two that its
-# pipelines run; convert-global-to-local is compared in test_global_to_local, and
-# verify-unreduced-axes, which jaxlib lacks, below.
-SHARDY_PASSES = sorted(
-    {*PASS_PIPELINES, "sdy-convert-global-to-local", "sdy-verify-unreduced-axes"}
-)
+# pipelines run; verify-unreduced-axes, which jaxlib lacks, is tested below.
+SHARDY_PASSES = sorted({*PASS_PIPELINES, "sdy-verify-unreduced-axes"})
 
 
 def test_every_pass_is_known() -> None:
@@ -71,7 +68,9 @@ def _ours(text: str, pipeline: str) -> str:
         return run_pipeline(parse_module(text), pipeline).to_text()
 
 
-@pytest.mark.parametrize("name", sorted(PASS_PIPELINES))
+# (sdy-convert-global-to-local fails on most small programs in jaxlib, and
+# errs on some: it is compared in tests/partitioner/test_global_to_local.py.)
+@pytest.mark.parametrize("name", sorted(set(PASS_PIPELINES) - {"sdy-convert-global-to-local"}))
 def test_each_pass_prints_what_shardy_prints(name: str) -> None:
     pytest.importorskip("jax")
     case = PASS_PIPELINES[name]

@@ -106,6 +106,12 @@ PASS_PIPELINES: dict[str, PassCase] = {
         "sdy-propagation-pipeline,func.func(sdy-insert-explicit-reshards"
         "{enable-full-version=true}),sdy-resolve-permutation-factors"
     ),
+    "sdy-convert-global-to-local": PassCase(
+        "sdy-propagation-pipeline,sdy-update-non-divisible-input-output-shardings,"
+        "func.func(sdy-insert-explicit-reshards{enable-full-version=true}),"
+        "sdy-resolve-permutation-factors,func.func(sdy-reshard-to-collectives),"
+        "sdy-convert-global-to-local"
+    ),
     "sdy-pad-for-divisibility": PassCase(
         "sdy-propagation-pipeline,sdy-update-non-divisible-input-output-shardings,"
         "func.func(sdy-insert-explicit-reshards{enable-full-version=true}),"
