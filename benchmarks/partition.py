@@ -52,10 +52,12 @@ scripts/export_models.py): shardonnay's per-device program, Shardy's
 partitioner's count and XLA's compiled HLO as `jax.jit` compiled it (stored
 with the model), each as bytes received by the busiest device, communicating
 collectives, alpha-beta time (`CostModel()`'s defaults for all three) and
-peak memory per device (shardonnay: `peak_memory` of the per-device program,
-arguments live throughout, nothing donated; XLA: `memory_analysis()`'s
-arguments + outputs - aliases + temporaries; Shardy has no per-device
-program, so none). `--check` also runs `shardonnay.check` on the model's
+peak memory per device, two ways: run op by op (`peak_memory` of the
+per-device program, arguments live throughout, nothing donated) and compiled
+by XLA (`get_compiled_memory_stats()` of the per-device program compiled for
+8 CPU devices through the PJRT path, as it runs on devices; for XLA, its own
+program's `memory_analysis()`): arguments + outputs - aliases + temporaries.
+Shardy has no per-device program, so none. `--check` also runs `shardonnay.check` on the model's
 stored inputs (the per-device program simulated on 8 devices, judged against
 the unpartitioned program's own rounding).
 
@@ -227,23 +229,40 @@ def random_summary(count: int) -> None:
 @dataclass(frozen=True)
 class ModelRow:
     """One partitioner on one model: what the busiest device receives, in how
-    many collectives and how long, and its peak memory (None: not known)."""
+    many collectives and how long, and its peak memory run op by op and
+    compiled by XLA (None: not known)."""
 
     who: str
     bytes_received: int
     collectives: int
     time_s: float
-    peak_bytes: int | None
+    op_by_op_peak: int | None
+    compiled_peak: int | None
 
     def cells(self) -> list[str]:
-        peak = "-" if self.peak_bytes is None else f"{self.peak_bytes:,} B"
+        def peak(n: int | None) -> str:
+            return "-" if n is None else f"{n:,} B"
+
         return [
             self.who,
             f"{self.bytes_received:,} B",
             str(self.collectives),
             f"{self.time_s * 1e6:,.1f} us",
-            peak,
+            peak(self.op_by_op_peak),
+            peak(self.compiled_peak),
         ]
+
+
+def compiled_peak(local: Module) -> int | None:
+    """`compiled_peak_memory` of per-device program `local` (None: JAX or the
+    devices are missing)."""
+    from shardonnay.errors import DeviceUnavailableError
+    from shardonnay.runtime.pjrt import compiled_peak_memory
+
+    try:
+        return compiled_peak_memory(local)
+    except DeviceUnavailableError:
+        return None
 
 
 def model_names() -> list[str]:
@@ -282,6 +301,7 @@ def model_rows(name: str, *, with_check: bool) -> tuple[list[ModelRow], str]:
             len(ours.communicating),
             ours.time_s,
             peak_memory(local),
+            compiled_peak(local),
         ),
         ModelRow(
             "Shardy's count",
@@ -289,12 +309,14 @@ def model_rows(name: str, *, with_check: bool) -> tuple[list[ModelRow], str]:
             len(theirs.communicating),
             theirs.time_s,
             None,
+            None,
         ),
         ModelRow(
             "XLA",
             xla_info["bytes_received"],
             xla_info["collectives"],
             xla_info["time_s"],
+            None,
             xla_info["peak_bytes"],
         ),
     ]
@@ -315,7 +337,14 @@ def models_summary(names: list[str], *, with_check: bool) -> None:
     """A table per model and the totals over them."""
     import json
 
-    header = ["", "received (busiest device)", "collectives", "alpha-beta time", "peak memory"]
+    header = [
+        "",
+        "received (busiest device)",
+        "collectives",
+        "alpha-beta time",
+        "peak op by op",
+        "peak compiled by XLA",
+    ]
     totals: dict[str, list[float]] = {}
     for name in names:
         description = json.loads((MODELS / f"{name}.json").read_text())["description"]

@@ -246,6 +246,7 @@ def _run_all() -> dict:
         "pinned_random": _run_pinned_random(),
         "padded_groups": _run_padded_groups(),
         "cli": _run_cli(),
+        "peak": _run_peak(),
     }
 
 
@@ -287,6 +288,30 @@ def _run_padded_groups() -> dict:
         return {"error": f"{type(e).__name__}: {e}"}
     expected = shardonnay.simulate(local, *inputs)
     return {"identical": [identical(e, g) for e, g in zip(expected, got, strict=True)]}
+
+
+# Each device negates its 4x8 shard of f32 (128 B): XLA needs the argument and
+# the result, nothing else.
+NEGATE = """sdy.mesh @mesh = <["x"=4]>
+func.func @main(%arg0: tensor<16x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>})
+    -> (tensor<16x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}) {
+  %0 = stablehlo.negate %arg0 : tensor<16x8xf32>
+  return %0 : tensor<16x8xf32>
+}"""
+
+
+def _run_peak() -> dict:
+    """`compiled_peak_memory` of the per-device programs of NEGATE and of the
+    example MLP, beside their arguments' and results' bytes per device."""
+    from shardonnay.runtime.pjrt import compiled_peak_memory
+
+    out = {}
+    for name, text in (("negate", NEGATE), ("mlp", MLP.read_text())):
+        local = shardonnay.partition(shardonnay.parse_module(text))
+        main = local.function("main").type
+        sizes = [t.num_elements * np.dtype(t.dtype).itemsize for t in main.inputs + main.results]
+        out[name] = {"peak": compiled_peak_memory(local), "arguments_and_results": sum(sizes)}
+    return out
 
 
 def _run_cli() -> dict:
@@ -354,6 +379,15 @@ def test_padded_groups_and_broadcasts_give_the_simulators_bits_on_xla_devices(on
     result = on_xla["padded_groups"]
     assert "error" not in result, result["error"]
     assert result["identical"] == [True] * len(PADDED_COLLECTIVES)
+
+
+def test_compiled_peak_memory_is_what_xla_allocates(on_xla):
+    """An elementwise op keeps exactly its argument and result; a program
+    never needs less than its arguments and results."""
+    negate, mlp = on_xla["peak"]["negate"], on_xla["peak"]["mlp"]
+    assert negate["arguments_and_results"] == 2 * 4 * 8 * 4
+    assert negate["peak"] == negate["arguments_and_results"]
+    assert mlp["peak"] >= mlp["arguments_and_results"]
 
 
 def test_cli_partition_devices_compares_the_xla_run(on_xla):

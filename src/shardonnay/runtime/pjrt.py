@@ -54,6 +54,7 @@ from shardonnay.errors import DeviceUnavailableError, UnsupportedOpError
 from shardonnay.ir.core import Module
 from shardonnay.ir.types import TokenType
 from shardonnay.ops.registry import is_registered
+from shardonnay.partitioner.placement import device_count
 from shardonnay.runtime.simulator import device_inputs, global_outputs
 from shardonnay.runtime.xla_compat import xla_compatible
 
@@ -97,6 +98,24 @@ def run_on_devices(
             [np.asarray(per_result[r][d]) for r in range(len(per_result))] for d in range(count)
         ]
     return global_outputs(local_module, results, func=func)
+
+
+def compiled_peak_memory(local_module: Module, devices: Sequence[Any] | None = None) -> int:
+    """The peak memory of one device running per-device program `local_module`
+    as XLA compiles it for `devices` (default: as `run_on_devices` chooses
+    them): the executable's arguments + outputs - aliases + temporaries, the
+    figure `jax.jit(...).lower(...).compile().memory_analysis()` gives for a
+    jitted function, after XLA's fusion and buffer sharing.
+    `shardonnay.partitioner.analysis.memory.peak_memory` counts the program
+    run op by op, as the simulator runs it."""
+    chosen = choose_devices(_import_jax(), devices, device_count(local_module))
+    stats = compiled(local_module, chosen).get_compiled_memory_stats()
+    return (
+        stats.argument_size_in_bytes
+        + stats.output_size_in_bytes
+        - stats.alias_size_in_bytes
+        + stats.temp_size_in_bytes
+    )
 
 
 # Targets XLA compiles itself, on every platform, besides those registered with
@@ -353,6 +372,7 @@ __all__ = [
     "check_compilable",
     "choose_devices",
     "compiled",
+    "compiled_peak_memory",
     "host_devices_for",
     "run_on_devices",
     "xla_text",
