@@ -11,6 +11,10 @@ import json
 import warnings
 from pathlib import Path
 
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from shardonnay import parse_module
 from shardonnay.ir.verifier import verify
 from shardonnay.partitioner.analysis.cost import collective_costs
@@ -18,6 +22,7 @@ from shardonnay.partitioner.local.combined_collectives import combine_collective
 from shardonnay.partitioner.local.convert import convert_global_to_local
 from shardonnay.partitioner.program import explicit_collectives, partition
 from shardonnay.runtime.check import check
+from shardonnay.runtime.simulator import simulate
 
 MODELS = Path(__file__).parent.parent / "models"
 
@@ -177,3 +182,77 @@ def test_all_gathers_of_one_another_are_not_combined() -> None:
       return %1 : tensor<8xf32>
     }"""
     assert combine_collectives(parse_module(text)) == 0
+
+
+def _permutes_program(pairs: list[list[tuple[int, int]]], widths: list[int]) -> str:
+    """A per-device program on 4 devices: permute `i` sends the first
+    `widths[i]` columns of each device's row of `%a` along `pairs[i]`."""
+    lines, results, types = [], [], []
+    for i, (p, w) in enumerate(zip(pairs, widths, strict=True)):
+        flat = ", ".join(f"[{s}, {t}]" for s, t in p)
+        lines.append(
+            f"  %s{i} = stablehlo.slice %a [0:1, 0:{w}] : (tensor<1x4xf32>) -> tensor<1x{w}xf32>\n"
+            f'  %p{i} = "stablehlo.collective_permute"(%s{i}) <{{channel_handle = '
+            f"#stablehlo.channel_handle<handle = {i + 1}, type = 1>, source_target_pairs = "
+            f"dense<[{flat}]> : tensor<{len(p)}x2xi64>}}> : (tensor<1x{w}xf32>) -> "
+            f"tensor<1x{w}xf32>"
+        )
+        results.append(f"%p{i}")
+        types.append(f"tensor<1x{w}xf32>")
+    sharded = '{sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}'
+    signature = ", ".join(f"{t} {sharded}" for t in types)
+    return (
+        "module attributes {mhlo.num_partitions = 4 : i32, mhlo.num_replicas = 1 : i32} {\n"
+        'sdy.mesh @mesh = <["x"=4]>\n'
+        f"func.func @main(%a: tensor<1x4xf32> {sharded}) -> ({signature}) {{\n"
+        + "\n".join(lines)
+        + f"\n  return {', '.join(results)} : {', '.join(types)}\n}}\n}}"
+    )
+
+
+@st.composite
+def _partial_permutations(draw) -> list[tuple[int, int]]:
+    sources = draw(st.lists(st.integers(0, 3), min_size=1, max_size=4, unique=True))
+    targets = draw(st.permutations(range(4)))
+    return [(s, t) for s, t in zip(sources, targets, strict=False) if s != t] or [(0, 1)]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(_partial_permutations(), st.integers(1, 4)), min_size=2, max_size=4))
+def test_collective_permutes_overlaid_compute_what_they_did(permutes) -> None:
+    """Permutes of buffers of any sizes merge where no device sends in both and
+    none receives in both; every device's results are unchanged (zeros where
+    it receives nothing)."""
+    text = _permutes_program([p for p, _ in permutes], [w for _, w in permutes])
+    x = np.arange(16, dtype=np.float32).reshape(4, 4) + 1
+    separate = simulate(parse_module(text), x)
+    module = parse_module(text)
+    merged = combine_collectives(module)
+    verify(module)
+    kinds = [op.name for op in module.function("main").body.ops]
+    assert kinds.count("stablehlo.collective_permute") == len(permutes) - merged
+    for before, after in zip(separate, simulate(module, x), strict=True):
+        np.testing.assert_array_equal(before, after)
+
+
+def test_permutes_of_disjoint_devices_take_one_step() -> None:
+    """Shifts of different widths to the left neighbour (a halo exchange's
+    rounds) and one to the right: one step in all, as wide as the widest."""
+    pairs = [[(3, 2)], [(2, 1)], [(1, 0)], [(0, 1), (2, 3)]]
+    module = parse_module(_permutes_program(pairs, [3, 2, 1, 4]))
+    before = collective_costs(module)
+    assert combine_collectives(module) == 2
+    after = collective_costs(module)
+    assert [len(r.communicating) for r in (before, after)] == [4, 2]
+    assert after.time_s < before.time_s
+    (three_shifts,) = [
+        op
+        for op in module.function("main").body.ops
+        if op.name == "stablehlo.collective_permute" and op.operands[0].type.shape == (3,)
+    ]
+    assert three_shifts is not None
+
+
+def test_permutes_sharing_a_sender_are_not_combined() -> None:
+    module = parse_module(_permutes_program([[(0, 1)], [(0, 2)]], [2, 2]))
+    assert combine_collectives(module) == 0

@@ -55,10 +55,12 @@ from __future__ import annotations
 
 import math
 
-from shardonnay.ir.attributes import DenseArrayAttr, IntegerAttr
+import numpy as np
+
+from shardonnay.ir.attributes import DenseArrayAttr, DenseElementsAttr, IntegerAttr
 from shardonnay.ir.core import Block, Module, Op, Region, Value
-from shardonnay.ir.types import TensorType
-from shardonnay.ops.collectives import replica_groups
+from shardonnay.ir.types import TensorType, numpy_dtype
+from shardonnay.ops.collectives import channel_id, replica_groups
 
 I64 = "i64"
 
@@ -69,26 +71,34 @@ _MOVED_DIM = ("all_gather_dim", "scatter_dimension")
 
 
 def combine_collectives(module: Module) -> int:
-    """Combines the all-reduces, all-gathers and reduce-scatters of every block
-    of `module` that can be (in place); returns how many were merged into a
-    later one."""
+    """Combines the all-reduces, all-gathers, reduce-scatters and
+    collective-permutes of every block of `module` that can be (in place);
+    returns how many were merged into a later one."""
     merged = 0
+    devices = _partitions(module)
     for block in list(module.function_blocks()):
-        merged += _combine_in(block)
+        merged += _combine_in(block, devices)
         for op in list(block.ops):
             if _key(op) is not None and len(op.operands) > 1:
                 _pack(op, block)
     return merged
 
 
-def _combine_in(block: Block) -> int:
+def _combine_in(block: Block, devices: int | None) -> int:
     merged = 0
     pending: dict[tuple, Op] = {}
+    permutes: dict[str, list[Op]] = {}  # element type -> the latest ones, newest last
     # A merge reorders only the ops up to the later collective: the ops after
     # the one visited are those after it in `order`, in that order, so its
     # place in `block.ops` is known without a search.
     order = list(block.ops)
     for visited, op in enumerate(order):
+        if devices is not None and _permute_pairs(op) is not None:
+            end = len(block.ops) - (len(order) - visited)
+            recent = permutes.setdefault(op.operands[0].type.element_type, [])
+            merged += _overlay_into_recent(block, recent, end, devices)
+            del recent[:-_RECENT_PERMUTES]
+            continue
         key = _key(op)
         if key is None:
             continue
@@ -226,13 +236,21 @@ class _Builder:
     def __init__(self, block: Block, anchor: Op, element: str) -> None:
         self.block, self.anchor, self.element = block, anchor, element
 
-    def add(self, name: str, operands: list[Value], shape, attributes=None) -> Value:
-        new = Op(name, operands, [TensorType(tuple(shape), self.element)], attributes or {})
+    def add(
+        self, name: str, operands: list[Value], shape, attributes=None, element: str | None = None
+    ) -> Value:
+        result = TensorType(tuple(shape), element or self.element)
+        new = Op(name, operands, [result], attributes or {})
         self.block.insert_before(self.anchor, new)
         return new.results[0]
 
     def reshape(self, x: Value, shape) -> Value:
         return self.add("stablehlo.reshape", [x], shape)
+
+    def zero(self) -> Value:
+        zero = np.zeros((), numpy_dtype(self.element))
+        attr = DenseElementsAttr.from_numpy(zero, TensorType((), self.element))
+        return self.add("stablehlo.constant", [], (), {"value": attr})
 
     def concatenate(self, parts: list[Value], dim: int) -> Value:
         shape = list(parts[0].type.shape)
@@ -264,6 +282,132 @@ class _Builder:
             single.add_region(copied_region(op))
         self.block.insert_before(self.anchor, single)
         return single.results[0]
+
+
+# -- collective-permutes ---------------------------------------------------------------
+
+_RECENT_PERMUTES = 4  # the permutes before it that a collective-permute may join
+
+
+def _partitions(module: Module) -> int | None:
+    """How many partitions run `module` (its `mhlo.num_partitions`, at least
+    one), or None where its collective-permutes are not combined: programs
+    of several replicas, or of no declared partition count."""
+    replicas = module.attributes.get("mhlo.num_replicas")
+    partitions = module.attributes.get("mhlo.num_partitions")
+    if isinstance(replicas, IntegerAttr) and replicas.value != 1:
+        return None
+    return partitions.value if isinstance(partitions, IntegerAttr) else None
+
+
+def _permute_pairs(op: Op) -> list[tuple[int, int]] | None:
+    """The (source, target) partition pairs of a collective-permute of one
+    tensor between partitions, or None for any other op."""
+    if op.name != "stablehlo.collective_permute" or len(op.operands) != 1:
+        return None
+    if not isinstance(op.operands[0].type, TensorType) or channel_id(op) <= 0:
+        return None
+    return [(s, t) for s, t in replica_groups(op, "source_target_pairs")]
+
+
+def _overlay_into_recent(block: Block, recent: list[Op], end: int, devices: int) -> int:
+    """Merges `block.ops[end]`, a collective-permute, into the nearest of the
+    `recent` ones whose senders and receivers are all different from its own
+    and on which it does not depend (`_overlay`); returns 1 where it did, 0
+    where it joins `recent` on its own."""
+    later = block.ops[end]
+    pairs = _permute_pairs(later)
+    sources, targets = {s for s, _ in pairs}, {t for _, t in pairs}
+    for i in range(len(recent) - 1, -1, -1):
+        earlier = _permute_pairs(recent[i])
+        if any(s in sources for s, _ in earlier) or any(t in targets for _, t in earlier):
+            continue
+        start = _place_before(block.ops, recent[i], end)
+        readers = _readers_between(block.ops, start, end)
+        if readers is not None:
+            del recent[i]
+            recent.append(_overlay(block, start, end, readers, devices))
+            return 1
+    recent.append(later)
+    return 0
+
+
+def _overlay(block: Block, start: int, end: int, readers: list[Op], devices: int) -> Op:
+    """One collective-permute doing what `block.ops[start]` and `block.ops[end]`
+    do, where no device sends in both and none receives in both: each sender
+    sends its own operand flattened (padded to the longer of the two), each
+    receiver takes its part and reshapes it back; the parts a device does
+    not receive are zeros, as a collective-permute gives them. Under the
+    alpha-beta model the merged permute's one step and longer buffer,
+    `alpha + max(b1, b2) / beta`, never cost more than the two's
+    `2 alpha + (b1 + b2) / beta`; the busiest device may receive more bytes.
+
+    For example, `[[0, 1]]` sending 4 elements and `[[1, 0]]` sending 2
+    become `[[0, 1], [1, 0]]` sending 4: device 1 sends its 2 elements and
+    2 of padding, device 0 keeps the first 2 of the 4 it receives."""
+    earlier, later = block.ops[start], block.ops[end]
+    x, y = earlier.operands[0], later.operands[0]
+    b = _Builder(block, later, x.type.element_type)
+    sizes = (math.prod(x.type.shape), math.prod(y.type.shape))
+    width = max(sizes)
+    pid = b.add("stablehlo.partition_id", [], (), element="ui32")
+    pid = b.add("stablehlo.convert", [pid], (), element=I64)
+    early_pairs = _permute_pairs(earlier)
+
+    def is_early(column: int, shape) -> Value:
+        """Whether this device is a source (column 0) or target (1) of the earlier one."""
+        ids = {pair[column] for pair in early_pairs}
+        top = max(devices, *(d + 1 for pair in early_pairs for d in pair))
+        table = np.array([d in ids for d in range(top)])
+        constant = b.add(
+            "stablehlo.constant", [], (top,),
+            {"value": DenseElementsAttr.from_numpy(table, TensorType((top,), "i1"))}, "i1",
+        )  # fmt: skip
+        entry = b.add("stablehlo.dynamic_slice", [constant, pid], (1,),
+                      {"slice_sizes": DenseArrayAttr(I64, (1,))}, "i1")  # fmt: skip
+        flag = b.add("stablehlo.reshape", [entry], (), element="i1")
+        return b.add("stablehlo.broadcast_in_dim", [flag], shape,
+                     {"broadcast_dimensions": DenseArrayAttr(I64, ())}, "i1")  # fmt: skip
+
+    flat = []
+    for v, size in zip((x, y), sizes, strict=True):
+        part = b.reshape(v, (size,))
+        if size < width:
+            part = b.add("stablehlo.pad", [part, b.zero()], (width,), {
+                "edge_padding_low": DenseArrayAttr(I64, (0,)),
+                "edge_padding_high": DenseArrayAttr(I64, (width - size,)),
+                "interior_padding": DenseArrayAttr(I64, (0,)),
+            })  # fmt: skip
+        flat.append(part)
+    sent = b.add("stablehlo.select", [is_early(0, (width,)), *flat], (width,))
+    pairs = sorted([*early_pairs, *_permute_pairs(later)])
+    attributes = dict(later.attributes)
+    attributes["source_target_pairs"] = DenseElementsAttr.from_numpy(
+        np.array(pairs, np.int64), TensorType((len(pairs), 2), I64)
+    )
+    combined = Op(later.name, [sent], [sent.type], attributes, location=later.location)
+    block.insert_before(later, combined)
+    received = combined.results[0]
+    early = is_early(1, (width,))
+    zeros = b.add("stablehlo.broadcast_in_dim", [b.zero()], (width,),
+                  {"broadcast_dimensions": DenseArrayAttr(I64, ())})  # fmt: skip
+    parts = (
+        b.add("stablehlo.select", [early, received, zeros], (width,)),
+        b.add("stablehlo.select", [early, zeros, received], (width,)),
+    )
+    for old, part, size in zip((earlier, later), parts, sizes, strict=True):
+        if size < width:
+            part = b.slice(part, [0], [size])
+        old.results[0].replace_all_uses_with(b.reshape(part, old.result_types[0].shape))
+    # the new ops stand between the ops that were between and `later`
+    now = block.ops.index(later, end)
+    moved = {id(op) for op in readers}
+    staying = [op for op in block.ops[start + 1 : end] if id(op) not in moved]
+    block.ops[start : now + 1] = [*staying, *block.ops[end:now], *readers]
+    for op in (earlier, later):
+        op.parent = None
+        op.erase()
+    return combined
 
 
 def _pack(op: Op, block: Block) -> None:
