@@ -307,6 +307,30 @@ def _add_remaining(
     out.extend(axes[index + 1 :])
 
 
+# Projections built, by the identities of `build`'s arguments (rule, mesh,
+# `closed_if_missing`, shardings): the entry keeps the argument objects alive,
+# so that an identity is never reused while its entry exists. The shardings
+# and rules are immutable, and the same objects come back op after op (the
+# propagation driver keeps one object per distinct sharding and rule), so an
+# op like a thousand others before it is projected by copying (`_fresh`),
+# not dealt axis by axis again. Cleared when full.
+_BUILT: dict[tuple, tuple] = {}
+_BUILT_LIMIT = 4096
+
+
+def _fresh(tensor: TensorFactorShardings) -> TensorFactorShardings:
+    """A copy of `tensor` that shares nothing mutable with it (a projection is
+    expanded in place by the one who built it)."""
+    return TensorFactorShardings(
+        {
+            f: FactorSharding(list(s.axes), s.is_closed, s.is_minor_most, list(s.overflow_axes))
+            for f, s in tensor.factors.items()
+        },
+        list(tensor.replicated),
+        list(tensor.unreduced),
+    )
+
+
 @dataclass
 class ShardingProjection:
     """The factor shardings of all operands and results of one op.
@@ -339,15 +363,36 @@ class ShardingProjection:
                 f"{len(result_shardings)} shardings"
             )
 
-        def project(s: TensorSharding | None, m: TensorMapping) -> TensorFactorShardings:
-            return project_tensor(
-                s, m, rule.factor_sizes, mesh, closed_if_missing=closed_if_missing
-            )
-
-        return cls(
-            [project(s, m) for s, m in zip(operand_shardings, rule.operand_mappings, strict=True)],
-            [project(s, m) for s, m in zip(result_shardings, rule.result_mappings, strict=True)],
+        key = (
+            id(rule),
+            id(mesh),
+            closed_if_missing,
+            *map(id, operand_shardings),
+            None,  # (operands and results apart: their counts are the rule's)
+            *map(id, result_shardings),
         )
+        entry = _BUILT.get(key)
+        if entry is None:
+
+            def project(s: TensorSharding | None, m: TensorMapping) -> TensorFactorShardings:
+                return project_tensor(
+                    s, m, rule.factor_sizes, mesh, closed_if_missing=closed_if_missing
+                )
+
+            operands = [
+                project(s, m) for s, m in zip(operand_shardings, rule.operand_mappings, strict=True)
+            ]
+            results = [
+                project(s, m) for s, m in zip(result_shardings, rule.result_mappings, strict=True)
+            ]
+            if len(_BUILT) >= _BUILT_LIMIT:
+                _BUILT.clear()
+            entry = _BUILT[key] = (
+                operands,
+                results,
+                (rule, mesh, tuple(operand_shardings), tuple(result_shardings)),
+            )
+        return cls(list(map(_fresh, entry[0])), list(map(_fresh, entry[1])))
 
     @property
     def num_operands(self) -> int:
