@@ -166,6 +166,21 @@ def transform_shardings(module: Module, fn: Transform) -> None:
             entry = done[id(sharding)] = (sharding, fn(sharding))
         return entry[1]
 
+    # Likewise per `#sdy.sharding_per_value` object (the object itself when
+    # no sharding of it changes).
+    done_per_value: dict[int, tuple[TensorShardingPerValue, TensorShardingPerValue]] = {}
+
+    def transformed_per_value(value: TensorShardingPerValue) -> TensorShardingPerValue:
+        entry = done_per_value.get(id(value))
+        if entry is None:
+            new = tuple(map(transformed, value.shardings))
+            if any(a is not b for a, b in zip(new, value.shardings, strict=True)):
+                entry = (value, TensorShardingPerValue(new))
+            else:
+                entry = (value, value)
+            done_per_value[id(value)] = entry
+        return entry[1]
+
     keys = (SHARDING, "sharding", "in_shardings", "out_shardings", "out_sharding")
     for func in module.functions:
         for key in ("arg_attrs", "res_attrs"):
@@ -183,4 +198,4 @@ def transform_shardings(module: Module, fn: Transform) -> None:
                 if isinstance(value, TensorSharding):
                     attributes[key] = transformed(value)
                 elif isinstance(value, TensorShardingPerValue):
-                    attributes[key] = TensorShardingPerValue(tuple(map(transformed, value)))
+                    attributes[key] = transformed_per_value(value)

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from shardonnay.ir.core import Func, Module, Value
-from shardonnay.ir.shardings import set_sharding
+from shardonnay.ir.shardings import SHARDING, set_sharding
 from shardonnay.ops.traits import COMPUTATION, has_trait
-from shardonnay.sharding import TensorSharding
+from shardonnay.sharding import TensorSharding, TensorShardingPerValue
 
 __all__ = ["write_back"]
 
@@ -23,7 +23,12 @@ def write_back(
     attributes, where `shardonnay.ir.shardings.set_sharding` puts them (a
     manual computation's body arguments: with the manual axes put back). A
     value of an op or computation whose other values got a sharding gets an
-    open one on the same mesh; empty `arg_attrs`/`res_attrs` go."""
+    open one on the same mesh; empty `arg_attrs`/`res_attrs` go.
+
+    Ops whose results got the same sharding objects share one
+    `#sdy.sharding_per_value` object: what is worked out once per attribute
+    object (the printer's text, `transform_shardings`) is then worked out
+    once per distinct one, not once per op."""
     for v in arg_of:
         s = shardings.get(v)
         if s is not None:
@@ -33,6 +38,7 @@ def write_back(
             del func.op.attributes["res_attrs"]
         if "arg_attrs" in func.op.attributes and not any(func.op.attributes["arg_attrs"]):
             del func.op.attributes["arg_attrs"]
+    kept: dict[tuple[int, ...], TensorShardingPerValue] = {}
     for op in module.walk():
         values = list(op.results)
         if has_trait(op, COMPUTATION):
@@ -41,3 +47,8 @@ def write_back(
             s = shardings.get(v)
             if s is not None:
                 set_sharding(v, s)
+        per_value = op.attributes.get(SHARDING)
+        if isinstance(per_value, TensorShardingPerValue):
+            # (each kept object keeps its shardings alive: their ids stay theirs)
+            key = tuple(map(id, per_value.shardings))
+            op.attributes[SHARDING] = kept.setdefault(key, per_value)
