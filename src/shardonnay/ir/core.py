@@ -19,8 +19,10 @@ the mutators here keep those use-lists exact:
 
 from __future__ import annotations
 
+import gc
 import importlib
 from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any, Protocol
 
 from shardonnay.errors import IRError
@@ -547,6 +549,25 @@ class Module:
 
     def __repr__(self) -> str:
         return f"<Module {'@' + self.name if self.name else ''} {len(self.body.ops)} ops>"
+
+
+@contextmanager
+def building() -> Iterator[None]:
+    """Pauses Python's cycle collector while a pass builds a program, and
+    restores it after. Every op and value refers to the other (results know
+    their op, operands their uses), so each one a pass makes is tracked by
+    the collector, which scans the young objects every few hundred
+    allocations and the whole heap (the program, and all else loaded) every
+    so often: on a program of thousands of ops, about half of building its
+    per-device program. The IR a pass makes stays alive while it runs
+    anyway; what cycles it leaves behind are collected once it is done."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _nested_ops(op: Op) -> Iterator[Op]:

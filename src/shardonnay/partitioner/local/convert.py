@@ -92,7 +92,7 @@ from __future__ import annotations
 from shardonnay.collectives.axis_lists import mesh_ordered
 from shardonnay.ir.attributes import DenseArrayAttr, IntegerAttr
 from shardonnay.ir.builder import Builder
-from shardonnay.ir.core import Block, Func, Module, Op, Region, Value
+from shardonnay.ir.core import Block, Func, Module, Op, Region, Value, building
 from shardonnay.ir.shardings import SHARDING, func_arg_sharding, func_result_sharding
 from shardonnay.ir.types import FunctionType, TensorType
 from shardonnay.mesh import Mesh
@@ -108,6 +108,7 @@ from shardonnay.ops.traits import (
     SHARDING_COLLECTIVE,
     TERMINATOR,
     has_trait,
+    traits_of,
 )
 from shardonnay.partitioner.device_limit import check_device_count, check_devices
 from shardonnay.partitioner.local import collectives as local_collectives
@@ -119,7 +120,12 @@ from shardonnay.partitioner.local.context import (
     partition_error,
 )
 from shardonnay.partitioner.local.cover import cover_devices
-from shardonnay.partitioner.local.dispatch import lower_collective, lower_op, lowering_of
+from shardonnay.partitioner.local.dispatch import (
+    LoweredOps,
+    lower_collective,
+    lower_op,
+    lowering_of,
+)
 from shardonnay.partitioner.local.layout import combining_op, complete, spread, to_partial
 from shardonnay.partitioner.local.maximal import (
     lower_whole,
@@ -170,13 +176,16 @@ def convert_global_to_local(
     `shardonnay.ops.collectives.groups_along_mesh_axes`) instead of device ids;
     groups of other devices stay ids."""
     check_device_count(module, max_devices=max_devices)
-    conversion = _Conversion(module, max_devices)
-    conversion.ctx.poison_padding = poison_padding
-    conversion.ctx.per_dim_all_gather = per_dim_all_gather
-    conversion.ctx.combine_multi_dimension_reduce_scatter = combine_multi_dimension_reduce_scatter
-    if enable_rgv3:
-        conversion.ctx.groups_along = {}
-    return conversion.run()
+    with building():
+        conversion = _Conversion(module, max_devices)
+        conversion.ctx.poison_padding = poison_padding
+        conversion.ctx.per_dim_all_gather = per_dim_all_gather
+        conversion.ctx.combine_multi_dimension_reduce_scatter = (
+            combine_multi_dimension_reduce_scatter
+        )
+        if enable_rgv3:
+            conversion.ctx.groups_along = {}
+        return conversion.run()
 
 
 class _Conversion:
@@ -198,6 +207,9 @@ class _Conversion:
         self.ctx.num_devices = found.num_devices
         self.pinned = found.pinned  # global values pinned to one device -> that device
         self.relocated: dict[tuple, Value] = {}  # see `_moved`
+        # (source, target, shape) of moves `relocate` found to leave a value as
+        # it is (the same layout spelled alike, mostly): not worked out again
+        self.kept: set[tuple] = set()
         self.signatures = {f.name: self._signature(f) for f in module.functions}
         # whether some values are split on meshes of fewer devices than the program's
         self.spans_meshes = found.num_devices > self.mesh.size or any(
@@ -206,6 +218,7 @@ class _Conversion:
         # local values -> the devices 0..n-1 holding their data (see `_local_reach`)
         self.reaches: dict[Value, int] = {}
         self.body: Block | None = None  # of the function being converted
+        self.lowered = LoweredOps()  # the lowering of each kind of op, for ops alike
 
     # -- shardings -------------------------------------------------------------------------------
 
@@ -246,7 +259,14 @@ class _Conversion:
         if not isinstance(value.type, TensorType):
             return x
         source = place(self.ctx, value, self.pinned)
+        key = (_place_key(source), _place_key(target), value.type.shape)
+        if key in self.kept:
+            return x
+        block, channel = self.ctx.builder.insertion_block, self.ctx.next_channel
+        emitted = len(block.ops)
         moved = relocate(self.ctx, x, value.type.shape, source, target)
+        if moved is x and len(block.ops) == emitted and self.ctx.next_channel == channel:
+            self.kept.add(key)
         axes, mesh, device = target
         if moved is not x and device is None and any(axes):
             # split on `mesh`: meaningful on its devices, whatever moved it there
@@ -388,8 +408,9 @@ class _Conversion:
         """Converts `op`: what concerns values here, by the op's traits; its
         computation per device as its row of `local.dispatch.LOWERINGS` says."""
         ctx = self.ctx
-        ctx.mesh = self._op_mesh(op)
-        terminator = has_trait(op, TERMINATOR)
+        traits = traits_of(op)  # one look-up for the many questions below
+        ctx.mesh = self._op_mesh(op, traits)
+        terminator = TERMINATOR in traits
         if terminator and op.parent is self.body:
             self._return(op)
             return
@@ -402,27 +423,27 @@ class _Conversion:
             operands = self._returned(op, operands)
             ctx.op(op.name, operands, [], dict(op.attributes), location=op.location)
             return
-        if has_trait(op, COMPUTATION):
+        if COMPUTATION in traits:
             self._inline(op, operands)
             return
-        pinned = touches_pinned(op, self.pinned)
-        if has_trait(op, PROPAGATION_MARKER):
+        pinned = bool(self.pinned) and touches_pinned(op, self.pinned)
+        if PROPAGATION_MARKER in traits:
             results = [
                 self._conformed_like(v, x, r) if pinned else x
                 for v, x, r in zip(op.operands, operands, op.results, strict=False)
             ]
-        elif has_trait(op, SHARDING_ANNOTATION):
+        elif SHARDING_ANNOTATION in traits:
             sharding = op.attributes["sharding"]
             results = [self._conformed(op.operands[0], operands[0], sharding, op)]
         elif row.makes_unreduced:
             results = [self._to_unreduced(op, operands[0])]
-        elif has_trait(op, SHARDING_COLLECTIVE):
+        elif SHARDING_COLLECTIVE in traits:
             if pinned:
                 raise partition_error(op, "a collective of a value pinned to one device")
             results = [lower_collective(ctx, op, operands[0])]
-        elif has_trait(op, CALL):
+        elif CALL in traits:
             results = self._call(op, operands)
-        elif has_trait(op, CONTROL_FLOW):
+        elif CONTROL_FLOW in traits:
             if _is_loop(op) or (pinned and not op.regions):
                 operands = [
                     self._conformed_like(v, x, r)
@@ -432,19 +453,21 @@ class _Conversion:
                 operands = [self._conformed(op.operands[0], operands[0], None, op), *operands[1:]]
             regions = [self._region(op, r) for r in op.regions]
             results = localize(ctx, op, operands, regions)
-        elif has_trait(op, DEVICE_COLLECTIVE) or has_trait(op, DEVICE_ID):
+        elif DEVICE_COLLECTIVE in traits or DEVICE_ID in traits:
             # in manual computation bodies: already on device values
             regions = [self._region(op, r) for r in op.regions]
             results = localize(ctx, op, operands, regions)
         elif pinned:
             regions = [self._region(op, r) for r in op.regions]
-            ctx.mesh = self._op_mesh(op)
+            ctx.mesh = self._op_mesh(op, traits)
             whole = lower_whole(ctx, op, operands, regions, self.pinned, self._moved)
             results = self._partial_results(op, whole)
-        else:
+        elif op.regions:
             regions = [self._region(op, r) for r in op.regions]
-            ctx.mesh = self._op_mesh(op)
+            ctx.mesh = self._op_mesh(op, traits)
             results = lower_op(ctx, op, operands, regions)
+        else:
+            results = self.lowered.lower(ctx, op, operands)
         self.values.update(zip(op.results, results, strict=True))
         self._spread_whole_results(op)
 
@@ -500,11 +523,11 @@ class _Conversion:
         self.reaches[x] = reach
         return reach
 
-    def _op_mesh(self, op: Op) -> Mesh:
+    def _op_mesh(self, op: Op, traits: frozenset) -> Mesh:
         """The mesh of the first sharded or partial value of `op` (the program's
         first mesh if none). A collective is on the mesh of its `out_sharding`,
         which names its axes, whatever mesh its operand is partial on."""
-        if has_trait(op, SHARDING_COLLECTIVE):
+        if SHARDING_COLLECTIVE in traits:
             out = op.attributes.get("out_sharding")
             if isinstance(out, TensorSharding):
                 return self.ctx.mesh_of_sharding(out)
@@ -623,6 +646,12 @@ class _Conversion:
             source = self._place(func_result_sharding(callee, i), r, op)
             results.append(relocate(ctx, x, r.type.shape, source, place(ctx, r, self.pinned)))
         return results
+
+
+def _place_key(place: tuple) -> tuple:
+    """A place (`local.maximal.relocate`: axes per dim, mesh, device) as a dict key."""
+    axes, mesh, device = place
+    return tuple(map(tuple, axes)), mesh, device
 
 
 def _is_loop(op: Op) -> bool:

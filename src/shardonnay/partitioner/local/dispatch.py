@@ -54,16 +54,29 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
+from typing import Any
 
 from shardonnay.errors import PartitionError
+from shardonnay.ir.attributes import (
+    UNIT,
+    DenseArrayAttr,
+    DenseElementsAttr,
+    EnumAttr,
+    FloatAttr,
+    IntegerAttr,
+    OpaqueAttr,
+    StructAttr,
+    SymbolRefAttr,
+)
 from shardonnay.ir.core import Op, Region, Value
 from shardonnay.ir.types import TensorType
 from shardonnay.layout import equivalent
+from shardonnay.mesh import Mesh
 from shardonnay.ops.rules import rule_for
 from shardonnay.partitioner.local import collectives as local_collectives
-from shardonnay.partitioner.local.context import LocalContext
+from shardonnay.partitioner.local.context import LocalContext, Partial
 from shardonnay.partitioner.local.factors import (
     is_even,
     lower_with_plan,
@@ -80,6 +93,8 @@ from shardonnay.partitioner.local.ops import indexing as local_indexing
 from shardonnay.partitioner.local.ops import positional as local_ops
 from shardonnay.partitioner.local.ops import reduce as local_reduce
 from shardonnay.partitioner.local.ops.halo import halo, masked_update
+from shardonnay.sharding import TensorSharding, TensorShardingPerValue
+from shardonnay.sharding_rule import OpShardingRule
 
 Lower = Callable[[LocalContext, Op, list[Value], list[Region]], list[Value]]
 
@@ -92,7 +107,10 @@ class Lowering:
     `takes_partial`: the op combines pending reductions itself, so its
     operands come as they are, partial; `makes_unreduced`: the op turns its
     operand into partial terms along new unreduced axes (the walker does it,
-    `convert_global_to_local`)."""
+    `convert_global_to_local`); `reads_program`: its lowering looks past the
+    op's own values (at the ops defining its operands or using its results),
+    so ops that look alike may lower differently (`LoweredOps` lowers each
+    one afresh)."""
 
     any_shards: Lower | None = None
     even: Lower | None = None
@@ -100,6 +118,7 @@ class Lowering:
     cheaper: Lower | None = None
     takes_partial: bool = False
     makes_unreduced: bool = False
+    reads_program: bool = False
 
 
 GENERIC = Lowering()  # the factor plan
@@ -145,7 +164,7 @@ LOWERINGS: dict[str, Lowering] = {
     "stablehlo.iota": Lowering(any_shards=local_ops.iota),
     "sdy.constant": Lowering(any_shards=local_ops.constant),
     "stablehlo.constant": Lowering(any_shards=local_ops.constant),
-    "stablehlo.reduce": Lowering(any_shards=local_reduce.reduce),
+    "stablehlo.reduce": Lowering(any_shards=local_reduce.reduce, reads_program=True),
     "stablehlo.dot_general": Lowering(any_shards=local_reduce.dot_general),
     # Shardy's local forms, where even; where they raise, the plan (or a cheaper way)
     "stablehlo.slice": Lowering(even=local_ops.slice_, cheaper=halo),
@@ -158,7 +177,9 @@ LOWERINGS: dict[str, Lowering] = {
     "stablehlo.dynamic_update_slice": Lowering(
         even=local_ops.dynamic_update_slice, cheaper=masked_update
     ),
-    "stablehlo.reduce_window": Lowering(even=local_ops.windowed, cheaper=local_reduce.prefix_scan),
+    "stablehlo.reduce_window": Lowering(
+        even=local_ops.windowed, cheaper=local_reduce.prefix_scan, reads_program=True
+    ),
     "stablehlo.select_and_scatter": Lowering(even=local_ops.windowed),
     "stablehlo.map": Lowering(even=local_ops.localize),  # elementwise, with no sharding rule
     # attributes a factor plan cannot keep: computed whole unless even
@@ -168,7 +189,9 @@ LOWERINGS: dict[str, Lowering] = {
     "stablehlo.rng": Lowering(even=local_ops.random, whole_unless_even=True),
     "stablehlo.rng_bit_generator": Lowering(even=local_ops.random, whole_unless_even=True),
     "stablehlo.convolution": Lowering(even=local_ops.convolution, whole_unless_even=True),
-    "stablehlo.gather": Lowering(even=local_indexing.gather, whole_unless_even=True),
+    "stablehlo.gather": Lowering(
+        even=local_indexing.gather, whole_unless_even=True, reads_program=True
+    ),
     "stablehlo.scatter": Lowering(even=local_indexing.scatter, whole_unless_even=True),
     # Shardy's collectives: StableHLO collectives on device ids
     "sdy.all_gather": Lowering(any_shards=_collective(local_collectives.all_gather)),
@@ -256,3 +279,201 @@ def lower_collective(ctx: LocalContext, op: Op, x: Value) -> Value:
     moves nothing; by its row of `LOWERINGS`."""
     (result,) = lowering_of(op).any_shards(ctx, op, [x], [])
     return result
+
+
+# -- ops that look alike lower alike -------------------------------------------------------------
+
+
+class _Uncacheable(Exception):
+    """An attribute with no exact key (`_exact`)."""
+
+
+# Attribute values whose equality is equality of their text: no numbers in them
+# that compare equal while printing differently (`1 == True == 1.0`, `0.0 == -0.0`).
+_EXACT_CLASSES = (
+    str,
+    type(None),
+    type(UNIT),
+    DenseElementsAttr,
+    EnumAttr,
+    SymbolRefAttr,
+    OpaqueAttr,
+    TensorType,
+    TensorSharding,
+    TensorShardingPerValue,
+    OpShardingRule,
+)
+
+
+def _exact(value: Any) -> Hashable:
+    """A key of attribute value `value`: equal keys print alike (numbers
+    keep their class, floats their `repr`). Raises `_Uncacheable` for a value
+    of a class it does not know."""
+    cls = value.__class__
+    if cls in _EXACT_CLASSES:
+        return value
+    if cls is int or cls is bool:
+        return (cls, value)
+    if cls is float:
+        return (cls, repr(value))
+    if cls is tuple:
+        return tuple(map(_exact, value))
+    if cls is DenseArrayAttr:
+        return (cls, value.element_type, _exact(value.values))
+    if cls is IntegerAttr:
+        return (cls, _exact(value.value), value.type)
+    if cls is FloatAttr:
+        return (cls, _exact(value.value), value.type, value.text)
+    if cls is StructAttr:
+        return (cls, value.name, _exact(value.fields))
+    raise _Uncacheable(cls.__name__)
+
+
+@dataclass(frozen=True)
+class _Template:
+    """What lowering one op emitted: its local `operands`, the `ops` placed
+    after them (in the program being built), the local `results`, the
+    pending reductions left on its results, and the channel ids its
+    collectives took (`channels` of them from `first_channel`); `located`:
+    per op, whether it carries the lowered op's location."""
+
+    mesh: Mesh
+    operands: tuple[Value, ...]
+    ops: tuple[Op, ...]
+    located: tuple[bool, ...]
+    results: tuple[Value, ...]
+    partial: tuple[Partial | None, ...]
+    first_channel: int
+    channels: int
+
+
+class LoweredOps:
+    """`lower_op` for one conversion, done once per kind of op: a program
+    repeats an op with the same shardings thousands of times (a layer
+    stack), and what a lowering emits depends only on the op's name,
+    attributes, operand and result types and shardings, which of its operands
+    are the same value, whether it has a location, and the mesh it runs on
+    (`ctx.mesh`) -- except for ops with regions and rows that `reads_program`,
+    which are lowered afresh. Every other op is lowered once per such key;
+    the next op with that key gets a copy of the ops emitted then (on its own
+    operands, with its location and fresh channel ids) and the same pending
+    reductions on its results."""
+
+    def __init__(self) -> None:
+        self._templates: dict[tuple, _Template | None] = {}
+        self._kinds: dict[tuple, int] = {}  # (type, sharding) -> a small number
+        self._kind_of: dict[Value, int] = {}  # global values -> their kind
+
+    def lower(self, ctx: LocalContext, op: Op, operands: list[Value]) -> list[Value]:
+        """`lower_op(ctx, op, operands, [])` for an op without regions."""
+        key = self._key(ctx, op)
+        if key is None:
+            return lower_op(ctx, op, operands, [])
+        template = self._templates.get(key, _MISSING)
+        if template is _MISSING:
+            block = ctx.builder.insertion_block
+            before, channel = len(block.ops), ctx.next_channel
+            results = lower_op(ctx, op, operands, [])
+            self._templates[key] = _template(
+                ctx, op, operands, block.ops[before:], results, channel
+            )
+            return results
+        if template is None or template.mesh is not ctx.mesh:
+            return lower_op(ctx, op, operands, [])
+        return _instantiate(ctx, template, op, operands)
+
+    def _key(self, ctx: LocalContext, op: Op) -> tuple | None:
+        if lowering_of(op).reads_program:
+            return None
+        try:
+            attributes = tuple((k, _exact(v)) for k, v in op.attributes.items())
+        except _Uncacheable:
+            return None
+        values = op.operands
+        kind = self._kind
+        sharding = ctx.sharding
+        return (
+            op.name,
+            op.inherent,
+            op.location is None,
+            id(ctx.mesh),
+            attributes,
+            tuple(kind(v, sharding) for v in values),
+            tuple(kind(r, sharding) for r in op.results),
+            tuple(values.index(v) for v in values),
+        )
+
+    def _kind(self, value: Value, sharding: Callable[[Value], TensorSharding | None]) -> int:
+        """A number per (type, sharding) of the global values: one dict lookup
+        per value after the first."""
+        kind = self._kind_of.get(value)
+        if kind is None:
+            kind = self._kinds.setdefault((value.type, sharding(value)), len(self._kinds))
+            self._kind_of[value] = kind
+        return kind
+
+
+_MISSING = object()
+
+
+def _template(
+    ctx: LocalContext,
+    op: Op,
+    operands: list[Value],
+    emitted: list[Op],
+    results: list[Value],
+    channel: int,
+) -> _Template | None:
+    """The template of `op`'s lowering, None where the emitted ops use values
+    other than `operands` and their own (then ops like it are lowered afresh)."""
+    own = set(operands)
+    for emitted_op in emitted:
+        for inner in emitted_op.walk():
+            if not own.issuperset(inner.operands):
+                return None
+            own.update(inner.results)
+            for region in inner.regions:
+                for block in region.blocks:
+                    own.update(block.arguments)
+    if not own.issuperset(results):
+        return None
+    located = tuple(op.location is not None and e.location == op.location for e in emitted)
+    return _Template(
+        ctx.mesh,
+        tuple(operands),
+        tuple(emitted),
+        located,
+        tuple(results),
+        tuple(ctx.partial.get(r) for r in op.results),
+        channel,
+        ctx.next_channel - channel,
+    )
+
+
+def _instantiate(
+    ctx: LocalContext, template: _Template, op: Op, operands: list[Value]
+) -> list[Value]:
+    """`template`'s ops on `op`'s local `operands` (see `LoweredOps`)."""
+    mapping = dict(zip(template.operands, operands, strict=True))
+    offset = ctx.next_channel - template.first_channel
+    for emitted, located in zip(template.ops, template.located, strict=True):
+        new = emitted.clone(mapping)
+        if located:
+            new.location = op.location
+        if template.channels:
+            _renumber_channels(new, offset)
+        ctx.builder.insert(new)
+    ctx.next_channel += template.channels
+    for result, partial in zip(op.results, template.partial, strict=True):
+        if partial is not None:
+            ctx.partial[result] = partial
+    return [mapping.get(v, v) for v in template.results]
+
+
+def _renumber_channels(op: Op, offset: int) -> None:
+    """Moves the channel ids of `op` and of the ops in it by `offset`."""
+    for inner in op.walk():
+        handle = inner.attributes.get("channel_handle")
+        if isinstance(handle, StructAttr):
+            fields = tuple((k, v + offset if k == "handle" else v) for k, v in handle.fields)
+            inner.attributes["channel_handle"] = StructAttr(handle.name, fields)
