@@ -428,6 +428,11 @@ class _Driver(ShardingStore):
         stack = self._stack = list(reversed(self.order))
         queued = self._queued = set(stack)
         visit, items, erasable = self._visit, self._items, self._erasable
+        # An op visited before in this stage and clean since is passed over
+        # here, as `_visit` would pass it over (most items, after the first
+        # stage: each stage sweeps every item).
+        op_items, clean = self._op_items, self._clean
+        stage = self.stage if self.recorder is None else None
         changed = erased = False
         self.sweeps += 1
         steps = tracker(f"propagating (sweep {self.sweeps})", len(stack))
@@ -437,6 +442,15 @@ class _Driver(ShardingStore):
             steps.advance()
             if item not in items:  # erased since it was pushed
                 continue
+            if stage is not None and item in clean:
+                op_item = op_items.get(item)
+                if (
+                    op_item is not None
+                    and op_item.stage_directions is not None
+                    and clean[item] is op_item.stage_directions[stage]
+                    and item not in erasable
+                ):
+                    continue
             self._current = item
             if item in erasable and not any(r.uses for r in item.results):
                 self._erase(item)
