@@ -99,6 +99,18 @@ class TensorType(Type):
     def __repr__(self) -> str:
         return f"TensorType.parse('{self}')"
 
+    # The text names the shape, element type and encoding, and nothing else:
+    # equal texts are equal types. A type is a key of many tables (rules by
+    # op signature, literals by type) and compared op after op; its text
+    # hashes once (Python keeps a string's hash), the fields every time.
+    def __eq__(self, other: object) -> bool:
+        return self is other or (
+            other.__class__ is TensorType and self._text == other._text  # type: ignore[attr-defined]
+        )
+
+    def __hash__(self) -> int:
+        return hash(self._text)
+
 
 @dataclass(frozen=True, slots=True)
 class TokenType(Type):

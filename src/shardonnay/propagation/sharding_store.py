@@ -110,6 +110,9 @@ class ShardingStore:
         self.rules: dict[Op, OpShardingRule | None] = {}
         # One rule object per distinct rule, so that equal rules share memo entries.
         self._distinct_rules: dict[OpShardingRule, OpShardingRule] = {}
+        # By the identity of a rule `rule_for` gave, (that rule, kept alive so
+        # that its id stays its own, and its distinct one).
+        self._rules_by_id: dict[int, tuple[OpShardingRule, OpShardingRule]] = {}
         self._elementwise: dict[Op, bool] = {}
         self.order: list[Item] = []
         # One sharding object per distinct sharding (see `_distinct`).
@@ -185,7 +188,15 @@ class ShardingStore:
             except (ShardingError, KeyError):
                 rule = None
         if rule is not None:
-            rule = self._distinct_rules.setdefault(rule, rule)
+            # (by identity first: ops alike get the one rule object `rule_for`
+            # remembers, and a rule hashes field by field)
+            known = self._rules_by_id.get(id(rule))
+            if known is None:
+                known = self._rules_by_id[id(rule)] = (
+                    rule,
+                    self._distinct_rules.setdefault(rule, rule),
+                )
+            rule = known[1]
         self.rules[op] = rule
         return rule
 
