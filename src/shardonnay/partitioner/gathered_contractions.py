@@ -1,0 +1,279 @@
+"""A matmul whose partial sums are all-reduced, computed instead on operands
+gathered along the contracted dims, where that is cheaper: XLA's choice where
+Shardy's is not.
+
+Where the operands of a `stablehlo.dot_general` disagree, Shardy's explicit
+reshards keep the contracted dims sharded and all-reduce the partial
+products (`sdy.all_reduce {axes}`), then reshard the sum to what its user
+wants. The same result comes from operands whose contracted dims are whole:
+each device multiplies its rows by whole columns, with no sum to reduce.
+`gather_contractions` makes that choice per matmul by what the per-device
+programs of the alternatives communicate: the product made directly with
+the sharding the sum is resharded to, or with the sum's own sharding (then
+resharded as before). It rewrites a matmul only where an alternative takes
+no more alpha-beta time (`CostModel()`'s defaults) and makes the busiest
+device receive no more bytes, one of them strictly less (the better of
+the two where both are).
+
+For example, in `tests/corpus/mlp_forward.mlir` the input `x: 16x32` is
+sharded `[{"data"}, {}]` and the weight `w: 32x64` `[{"data"}, {"model"}]`.
+Shardy reshards `x` to `[{}, {"data"}]` (an all-to-all, 512 B), all-reduces
+the `16x64` partial product over `"data"` (1,024 B in two steps) and slices
+it back to `[{"data"}, {"model"}]`. Gathering the weight's rows over
+`"data"` (1,024 B in one step) gives each device its rows of the product
+directly: 1,024 B in 5 us instead of 1,536 B in 15 us.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from shardonnay.axes import AxisRef
+from shardonnay.errors import ShardonnayError
+from shardonnay.export.insertion import insert_before, reshard
+from shardonnay.ir.core import Func, Module, Op, Value
+from shardonnay.ir.shardings import SHARDING, set_sharding, sharding_of
+from shardonnay.ir.types import TensorType
+from shardonnay.ops.rules import rule_for
+from shardonnay.partitioner.analysis.cost import collective_costs
+from shardonnay.partitioner.local.convert import convert_global_to_local
+from shardonnay.partitioner.reshard.planned import lower_reshards
+from shardonnay.partitioner.scattered_reductions import improve_collectives
+from shardonnay.sharding import DimSharding, TensorSharding
+
+__all__ = ["gather_contractions"]
+
+
+@dataclass(frozen=True)
+class _Contraction:
+    """A matmul and the collectives Shardy's reshards put around it: the
+    reshards of its operands (None where an operand is used as it is), the
+    all-reduce of its partial product and the reshard of the sum (or None)."""
+
+    dot: Op
+    operand_reshards: tuple[Op | None, Op | None]
+    all_reduce: Op
+    result_reshard: Op | None
+
+    def sources(self) -> tuple[Value, Value]:
+        """The operands as they were before Shardy's reshards."""
+        a, b = (
+            v if r is None else r.operands[0]
+            for v, r in zip(self.dot.operands, self.operand_reshards, strict=True)
+        )
+        return a, b
+
+    def reduced_axes(self) -> tuple[AxisRef, ...]:
+        return self.all_reduce.attributes["reduction_axes"].axes
+
+
+@dataclass(frozen=True)
+class _Choice:
+    """The matmul made from operands with `operands` shardings and its result
+    sharded `result`: the sum's final sharding (`keeps_reshard` False: the
+    reshard of the sum goes too) or the all-reduce's."""
+
+    operands: tuple[TensorSharding, TensorSharding]
+    result: TensorSharding
+    keeps_reshard: bool
+
+
+def gather_contractions(module: Module) -> int:
+    """Rewrites (in place) each matmul of `module`, a global program with
+    Shardy's explicit reshards (before they become collectives), whose
+    product is cheaper made from gathered operands (see the module
+    docstring); returns how many."""
+    known: dict[tuple, tuple[float, int] | None] = {}
+    rewritten = 0
+    for block in list(module.function_blocks()):
+        for op in list(block.ops):
+            found = _contraction(op)
+            if found is None:
+                continue
+            best = _cost(module, _moves(found, None), known)
+            chosen = None
+            for choice in _choices(found):
+                cost = _cost(module, _moves(found, choice), known)
+                if best is not None and cost is not None and _better(cost, best):
+                    best, chosen = cost, choice
+            if chosen is not None:
+                _rewrite(found, chosen)
+                rewritten += 1
+    return rewritten
+
+
+def _contraction(op: Op) -> _Contraction | None:
+    """`op` with the collectives Shardy's reshards put around it, where it is
+    a matmul of two operands whose one result only an `sdy.all_reduce` reads."""
+    if op.name != "stablehlo.dot_general" or len(op.operands) != 2 or len(op.results) != 1:
+        return None
+    uses = op.results[0].uses
+    if len(uses) != 1 or uses[0].owner.name != "sdy.all_reduce":
+        return None
+    all_reduce = uses[0].owner
+    if all_reduce.parent is not op.parent or sharding_of(op.results[0]) is None:
+        return None
+    after = all_reduce.results[0].uses
+    result_reshard = None
+    if len(after) == 1 and after[0].owner.name == "sdy.reshard":
+        result_reshard = after[0].owner
+    operand_reshards = []
+    for v in op.operands:
+        defining = v.op
+        is_own = defining is not None and defining.name == "sdy.reshard" and len(v.uses) == 1
+        operand_reshards.append(defining if is_own else None)
+    a, b = operand_reshards
+    return _Contraction(op, (a, b), all_reduce, result_reshard)
+
+
+def _choices(found: _Contraction) -> list[_Choice]:
+    """The alternatives to Shardy's collectives around the matmul."""
+    results = [(sharding_of(found.all_reduce.results[0]), True)]
+    if found.result_reshard is not None:
+        results.insert(0, (sharding_of(found.result_reshard.results[0]), False))
+    choices = []
+    for result, keeps in results:
+        operands = _operand_shardings(found, result)
+        if operands is not None:
+            choices.append(_Choice(operands, result, keeps))
+    return choices
+
+
+def _operand_shardings(
+    found: _Contraction, result: TensorSharding | None
+) -> tuple[TensorSharding, TensorSharding] | None:
+    """The operand shardings that give the matmul `result` with whole
+    contracted dims, or None where there are none: each factor of the
+    result takes the axes of its dim there, each contracted factor none."""
+    dot = found.dot
+    rule = rule_for(dot)
+    if rule is None or result is None or result.unreduced or rule.is_custom:
+        return None
+    if any(len(dim) != 1 for m in (*rule.operand_mappings, *rule.result_mappings) for dim in m):
+        return None
+    axes: dict[int, tuple[AxisRef, ...]] = {}
+    for (factor,), dim in zip(rule.result_mappings[0], result.dims, strict=True):
+        axes[factor] = dim.axes
+    reduced = set(found.reduced_axes())
+    for v, mapping in zip(dot.operands, rule.operand_mappings, strict=True):
+        sharding = sharding_of(v)
+        if sharding is None or sharding.mesh != result.mesh:
+            return None
+        for (factor,), dim in zip(mapping, sharding.dims, strict=True):
+            if factor in axes:
+                continue
+            if set(dim.axes) != reduced:  # only the all-reduced axes split the contraction
+                return None
+            axes[factor] = ()
+    wanted = []
+    for source, mapping in zip(found.sources(), rule.operand_mappings, strict=True):
+        before = sharding_of(source)
+        if before is not None and before.mesh != result.mesh:
+            return None
+        wanted.append(TensorSharding(result.mesh, tuple(DimSharding(axes[f]) for (f,) in mapping)))
+    return wanted[0], wanted[1]
+
+
+# A move: a value's type, its sharding and the sdy ops applied to it in turn.
+_Move = tuple[TensorType, TensorSharding | None, tuple[tuple[str, dict], ...]]
+
+
+def _moves(found: _Contraction, choice: _Choice | None) -> list[_Move]:
+    """The collectives around the matmul: Shardy's (`choice` None) or those of `choice`."""
+    moves: list[_Move] = []
+    result = found.dot.results[0]
+    if choice is None:
+        for source, op in zip(found.sources(), found.operand_reshards, strict=True):
+            if op is not None:
+                moves.append((source.type, sharding_of(source), (_step(op),)))
+        steps = [_step(found.all_reduce)]
+        if found.result_reshard is not None:
+            steps.append(_step(found.result_reshard))
+        # the product holds partial sums over the all-reduced axes: unreduced ones
+        partial = replace(sharding_of(result), unreduced=found.reduced_axes())
+        moves.append((result.type, partial, tuple(steps)))
+        return moves
+    for source, sharding in zip(found.sources(), choice.operands, strict=True):
+        if sharding_of(source) != sharding:
+            moves.append((source.type, sharding_of(source), (_reshard_step(sharding),)))
+    if choice.keeps_reshard and found.result_reshard is not None:
+        moves.append((result.type, choice.result, (_step(found.result_reshard),)))
+    return moves
+
+
+def _step(op: Op) -> tuple[str, dict]:
+    return op.name, dict(op.attributes)
+
+
+def _reshard_step(sharding: TensorSharding) -> tuple[str, dict]:
+    return "sdy.reshard", {"sharding": sharding}
+
+
+def _better(after: tuple[float, int], before: tuple[float, int]) -> bool:
+    """No slower and no more bytes, and one of them strictly less."""
+    return after[0] <= before[0] and after[1] <= before[1] and after != before
+
+
+def _cost(
+    module: Module, moves: list[_Move], known: dict[tuple, tuple[float, int] | None]
+) -> tuple[float, int] | None:
+    """(alpha-beta time, bytes the busiest device receives) of the per-device
+    program of `moves` on a module holding only them (and `module`'s
+    meshes); None where it cannot be made. Each set of moves is costed once
+    (`known`): programs repeat their matmuls."""
+    key = tuple(
+        (t, s, tuple((name, tuple(sorted(a.items(), key=str))) for name, a in steps))
+        for t, s, steps in moves
+    )
+    if key in known:
+        return known[key]
+    scratch = Module()
+    for op in module.ops:
+        if op.name == "sdy.mesh":
+            scratch.append(op.clone())
+    types = [t for t, _, _ in moves]
+    func = Func.create("main", types, types)
+    returned: list[Value] = []
+    for i, (t, sharding, steps) in enumerate(moves):
+        if sharding is not None:
+            func.arg_attrs(i)[SHARDING] = sharding
+        value = func.arguments[i]
+        for name, attributes in steps:
+            value = func.body.append(Op(name, [value], [t], dict(attributes))).results[0]
+        returned.append(value)
+        sharding = sharding_of(value)
+        if sharding is not None:
+            func.result_attrs(i)[SHARDING] = sharding
+    func.body.append(Op("func.return", returned))
+    scratch.append(func)
+    try:
+        local = convert_global_to_local(lower_reshards(scratch))
+        improve_collectives(local)  # as `partition` does: reduce-scatters, combined
+        report = collective_costs(local)
+        known[key] = round(report.time_s, 12), report.bytes_received
+    except ShardonnayError:
+        known[key] = None
+    return known[key]
+
+
+def _rewrite(found: _Contraction, choice: _Choice) -> None:
+    """The matmul on its operands resharded as `choice` says, its result
+    sharded `choice.result`; the all-reduce (and the reshard of the sum,
+    unless kept) gone."""
+    dot = found.dot
+    for i, (source, sharding, old) in enumerate(
+        zip(found.sources(), choice.operands, found.operand_reshards, strict=True)
+    ):
+        value = source
+        if sharding_of(source) != sharding:
+            value = insert_before(dot, reshard(source, sharding)).results[0]
+        dot.set_operand(i, value)
+        if old is not None:
+            old.erase()
+    set_sharding(dot.results[0], choice.result)
+    gone = [found.all_reduce]
+    if found.result_reshard is not None and not choice.keeps_reshard:
+        gone.insert(0, found.result_reshard)
+    gone[0].results[0].replace_all_uses_with(dot.results[0])
+    for op in gone:
+        op.erase()
