@@ -256,3 +256,48 @@ def test_permutes_of_disjoint_devices_take_one_step() -> None:
 def test_permutes_sharing_a_sender_are_not_combined() -> None:
     module = parse_module(_permutes_program([[(0, 1)], [(0, 2)]], [2, 2]))
     assert combine_collectives(module) == 0
+
+
+def test_all_gathers_of_different_elements_of_one_width_combine_bit_for_bit() -> None:
+    """An argmax gathers its values (f32) and indices (i32): one all-gather
+    carries both, the indices as the bits of f32 elements."""
+    text = """
+    module attributes {mhlo.num_partitions = 2 : i32, mhlo.num_replicas = 1 : i32} {
+    sdy.mesh @mesh = <["x"=2]>
+    func.func @main(%v: tensor<2xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>},
+                    %i: tensor<2xi32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>})
+        -> (tensor<4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}]>},
+            tensor<4xi32> {sdy.sharding = #sdy.sharding<@mesh, [{}]>}) {
+      %0 = "stablehlo.all_gather"(%v) <{all_gather_dim = 0 : i64,
+          channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>,
+          replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, use_global_device_ids}>
+          : (tensor<2xf32>) -> tensor<4xf32>
+      %1 = "stablehlo.all_gather"(%i) <{all_gather_dim = 0 : i64,
+          channel_handle = #stablehlo.channel_handle<handle = 2, type = 1>,
+          replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, use_global_device_ids}>
+          : (tensor<2xi32>) -> tensor<4xi32>
+      return %0, %1 : tensor<4xf32>, tensor<4xi32>
+    }
+    }"""
+    module = parse_module(text)
+    assert combine_collectives(module) == 1
+    verify(module)
+    names = [op.name for op in module.function("main").body.ops]
+    assert names.count("stablehlo.all_gather") == 1
+    values = np.array([1.5, -0.0, np.nan, 3.0], np.float32)
+    indices = np.array([7, -1, 2**31 - 1, 0], np.int32)
+    got = simulate(module, values, indices)
+    np.testing.assert_array_equal(got[0].view(np.int32), values.view(np.int32))
+    np.testing.assert_array_equal(got[1], indices)
+
+
+def test_all_reduces_of_different_elements_are_not_combined() -> None:
+    """A sum of bits is not the sum of the numbers: only data movement packs
+    elements of another type."""
+    text = _program(
+        ALL_REDUCE.format(out="r0", x="a", op="add"),
+        ALL_REDUCE.format(out="r1", x="b", op="add").replace("f32", "i32"),
+    ).replace("%b: tensor<4xf32>", "%b: tensor<4xi32>")
+    text = text.replace("-> (tensor<4xf32>, tensor<4xf32>)", "-> (tensor<4xf32>, tensor<4xi32>)")
+    text = text.replace(": tensor<4xf32>, tensor<4xf32>\n}", ": tensor<4xf32>, tensor<4xi32>\n}")
+    assert combine_collectives(parse_module(text)) == 0

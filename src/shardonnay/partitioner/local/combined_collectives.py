@@ -57,6 +57,7 @@ import math
 
 import numpy as np
 
+from shardonnay.errors import ShardonnayError
 from shardonnay.ir.attributes import DenseArrayAttr, DenseElementsAttr, IntegerAttr
 from shardonnay.ir.core import Block, Module, Op, Region, Value
 from shardonnay.ir.types import TensorType, numpy_dtype
@@ -139,7 +140,9 @@ def _key(op: Op) -> tuple | None:
     if not all(isinstance(t, TensorType) for t in types):
         return None
     elements = {t.element_type for t in types}
-    if len(elements) != 1:
+    if op.name == "stablehlo.all_gather":  # moves bits: any elements of one width
+        elements = {_width(t) for t in types}
+    if len(elements) != 1 or None in elements:
         return None
     if op.name != "stablehlo.all_reduce" and any(
         _moved_dim(v.type, r.type) is None for v, r in zip(op.operands, op.results, strict=True)
@@ -246,6 +249,14 @@ class _Builder:
 
     def reshape(self, x: Value, shape) -> Value:
         return self.add("stablehlo.reshape", [x], shape)
+
+    def bitcast(self, x: Value, element: str | None = None) -> Value:
+        """`x` with elements of type `element` (the builder's by default) of
+        the same bits: what an all-gather of several element types carries."""
+        element = element or self.element
+        if x.type.element_type == element:
+            return x
+        return self.add("stablehlo.bitcast_convert", [x], x.type.shape, element=element)
 
     def zero(self) -> Value:
         zero = np.zeros((), numpy_dtype(self.element))
@@ -426,7 +437,10 @@ def _pack(op: Op, block: Block) -> None:
         columns = sizes
     elif op.name == "stablehlo.all_gather":
         sizes = [math.prod(v.type.shape) for v in op.operands]
-        flat = [b.reshape(v, (size,)) for v, size in zip(op.operands, sizes, strict=True)]
+        flat = [
+            b.bitcast(b.add("stablehlo.reshape", [v], (size,), element=v.type.element_type))
+            for v, size in zip(op.operands, sizes, strict=True)
+        ]
         joined = b.concatenate(flat, 0)
         total = joined.type.shape[0]
         gathered = b.collective(op, joined, (n * total,), "all_gather_dim")
@@ -443,12 +457,23 @@ def _pack(op: Op, block: Block) -> None:
         if op.name == "stablehlo.all_gather":
             part = b.slice(row, [0, start], [n, start + size])
             value = _ungrid(b, part, operand.type, result.type)
+            value = b.bitcast(value, result.type.element_type)
         else:
             part = b.slice(row, [start], [start + size])
             value = b.reshape(part, result.type.shape)
         result.replace_all_uses_with(value)
         start += size
     op.erase()
+
+
+def _width(t: TensorType) -> int | None:
+    """Bits per element where a `bitcast_convert` carries elements of `t` as
+    any other of that width (not booleans, complex numbers or unknown types)."""
+    try:
+        dtype = t.dtype
+    except ShardonnayError:
+        return None
+    return None if dtype.kind in "bc" else dtype.itemsize * 8
 
 
 def _group_size(op: Op) -> int:
