@@ -8,8 +8,9 @@
     python benchmarks/partition.py --models gpt2_3d_train --check
 
 For every corpus program (tests/corpus/*.mlir, 8 devices), the bytes the
-busiest device receives over the whole program, and the number of
-communicating collectives, when it is partitioned by
+busiest device receives over the whole program, the number of communicating
+collectives and their alpha-beta time (`CostModel()`'s defaults), when it is
+partitioned by
 
 * Shardy: `sdy-propagation-pipeline`, then Shardy's own partitioner
   (`sdy-insert-explicit-reshards{enable-full-version=true}`,
@@ -21,7 +22,8 @@ communicating collectives, when it is partitioned by
   `shardonnay.interop.hlo_collectives.hlo_collective_costs`, with the same
   formulas;
 * shardonnay: shardonnay's own propagation pipeline and explicit reshards,
-  each reshard lowered by `reshard_plan`'s chain of collectives where that
+  matmuls made from gathered operands where that is cheaper
+  (`shardonnay.partitioner.gathered_contractions`), each reshard lowered by `reshard_plan`'s chain of collectives where that
   receives fewer bytes than Shardy's lowering, or left an `sdy.reshard`
   (each device fetching the tiles it lacks, costed at that) where the
   per-device program then receives fewer still (`explicit_collectives`'
@@ -116,7 +118,7 @@ class Cell:
         if self.report is None:
             return self.error
         r = self.report
-        return f"{r.bytes_received:>8} B ({len(r.communicating)})"
+        return f"{r.bytes_received:>6} B {len(r.communicating):>2} {r.time_s * 1e6:>6.1f} us"
 
 
 @functools.cache
@@ -442,7 +444,10 @@ def main(argv: list[str] | None = None) -> int:
                 if cell.report is not None:
                     details.append(f"== {name}: {col}\n{cell.report.table()}")
 
-    print("bytes received by the busiest device over the program (communicating collectives)")
+    print(
+        "bytes received by the busiest device over the program, communicating collectives,"
+        " alpha-beta time"
+    )
     width = max(len("program"), *(len(n) for n in names))
     widths = {c: max(len(c), *(len(cells[c].text()) for _, cells, _ in rows)) for c in columns}
     implicit = "implicit in Shardy's program"
@@ -455,7 +460,9 @@ def main(argv: list[str] | None = None) -> int:
     for c in columns:
         reports = [cells[c].report for _, cells, _ in rows]
         if all(r is not None for r in reports):
-            totals.append(f"{sum(r.bytes_received for r in reports)} B".ljust(widths[c]))
+            received = sum(r.bytes_received for r in reports)
+            seconds = sum(r.time_s for r in reports)
+            totals.append(f"{received} B {seconds * 1e6:.1f} us".ljust(widths[c]))
         else:
             totals.append("-".ljust(widths[c]))
     print("  ".join(["total".ljust(width), *totals]))

@@ -37,6 +37,7 @@ from shardonnay.ir.types import TensorType
 from shardonnay.ops.rules import rule_for
 from shardonnay.partitioner.analysis.cost import collective_costs
 from shardonnay.partitioner.local.convert import convert_global_to_local
+from shardonnay.partitioner.repeated_collectives import merge_repeated_collectives
 from shardonnay.partitioner.reshard.planned import lower_reshards
 from shardonnay.partitioner.scattered_reductions import improve_collectives
 from shardonnay.sharding import DimSharding, TensorSharding
@@ -79,11 +80,26 @@ class _Choice:
 
 
 def gather_contractions(module: Module) -> int:
-    """Rewrites (in place) each matmul of `module`, a global program with
+    """Rewrites (in place) the matmuls of `module`, a global program with
     Shardy's explicit reshards (before they become collectives), whose
-    product is cheaper made from gathered operands (see the module
-    docstring); returns how many."""
+    products are cheaper made from gathered operands (see the module
+    docstring); returns how many.
+
+    Each matmul is judged by its own collectives; collectives that would
+    have combined with others elsewhere are not seen there, so the rewrites
+    are kept only where the whole per-device program is no slower and
+    receives no more bytes with them."""
     known: dict[tuple, tuple[float, int] | None] = {}
+    trial = module.copy()
+    if _rewrite_cheaper(trial, known) == 0:
+        return 0
+    before, after = _program_cost(module), _program_cost(trial)
+    if before is None or after is None or not _better(after, before):
+        return 0
+    return _rewrite_cheaper(module, known)  # the same choices: their costs are known
+
+
+def _rewrite_cheaper(module: Module, known: dict[tuple, tuple[float, int] | None]) -> int:
     rewritten = 0
     for block in list(module.function_blocks()):
         for op in list(block.ops):
@@ -246,14 +262,25 @@ def _cost(
             func.result_attrs(i)[SHARDING] = sharding
     func.body.append(Op("func.return", returned))
     scratch.append(func)
-    try:
-        local = convert_global_to_local(lower_reshards(scratch))
-        improve_collectives(local)  # as `partition` does: reduce-scatters, combined
-        report = collective_costs(local)
-        known[key] = round(report.time_s, 12), report.bytes_received
-    except ShardonnayError:
-        known[key] = None
+    known[key] = _program_cost(scratch)
     return known[key]
+
+
+def _program_cost(module: Module) -> tuple[float, int] | None:
+    """(alpha-beta time, bytes the busiest device receives) of the per-device
+    program `module` becomes as `partition` makes it (reshards planned,
+    repeated collectives merged, reduce-scatters where cheaper, collectives
+    combined), or None where it
+    cannot be made. `module` is left as it is."""
+    try:
+        explicit = lower_reshards(module.copy())
+        merge_repeated_collectives(explicit)
+        local = convert_global_to_local(explicit)
+        improve_collectives(local)
+        report = collective_costs(local)
+    except ShardonnayError:
+        return None
+    return round(report.time_s, 12), report.bytes_received
 
 
 def _rewrite(found: _Contraction, choice: _Choice) -> None:

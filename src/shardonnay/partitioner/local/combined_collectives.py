@@ -26,7 +26,17 @@ results back, as XLA's combiners do:
 
 Each operand keeps the dim it moves along: it is the dim where its type and
 its result's differ. The earlier results become ready later, so the buffers
-live a little longer.
+live a little longer. An all-gather only moves bits, so it carries operands
+of different element types of one width (an argmax's f32 values and i32
+indices) as one type (`stablehlo.bitcast_convert`); reductions combine
+operands of one element type only.
+
+Collective-permutes combine where no device sends in both and none
+receives in both (the rounds of a halo exchange, say: each device sends to
+its left neighbour in one, some to their right in another): every sender
+sends its own operand, flattened and padded to the longer of the two, and
+each receiver takes its part (`_overlay`). One step instead of two, at the
+price of the padding.
 
 >>> from shardonnay.syntax.mlir_reader import parse_module
 >>> m = parse_module('''
