@@ -207,6 +207,8 @@ class Op:
         """
         mapping = value_map if value_map is not None else {}
         root = self._clone_shell(mapping)
+        if not self.regions:  # most ops: nothing nested to walk
+            return root
         pending = [_ops_to_clone(self, root)]
         while pending:
             item = next(pending[-1], None)

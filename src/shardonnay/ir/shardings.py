@@ -56,7 +56,7 @@ from collections.abc import Callable, Mapping, Sequence
 from shardonnay.ir.core import Block, Func, Op, Value
 from shardonnay.ir.types import TensorType, Type
 from shardonnay.mesh import Mesh
-from shardonnay.ops.traits import COMPUTATION, SHARDING_ANNOTATION, has_trait
+from shardonnay.ops.traits import COMPUTATION, SHARDING_ANNOTATION, has_trait, traits_of
 from shardonnay.sharding import DimSharding, TensorSharding, TensorShardingPerValue
 
 __all__ = [
@@ -138,18 +138,24 @@ def _parent_op(v: Value) -> Op | None:
     return block.parent_op if isinstance(block, Block) else None
 
 
-def _has_own_sharding(op: Op) -> bool:
-    return has_trait(op, SHARDING_ANNOTATION) or op.name == "sdy.data_flow_edge"
-
-
-def _is_collective(op: Op) -> bool:
-    return op.name.startswith("sdy.") and OUT_SHARDING in op.attributes
+def _sharding_place(op: Op) -> str:
+    """The attribute holding the shardings of `op`'s results: `_OWN_SHARDING`
+    (its one sharding), `OUT_SHARDING` (a collective's), `OUT_SHARDINGS` (a
+    computation's, one per result) or `SHARDING` (any other op's, one per
+    result). Every pass asks for the shardings of the values it meets, so the
+    op's traits are looked up once."""
+    traits = traits_of(op.name)
+    if SHARDING_ANNOTATION in traits or op.name == "sdy.data_flow_edge":
+        return _OWN_SHARDING
+    if op.name.startswith("sdy.") and OUT_SHARDING in op.attributes:
+        return OUT_SHARDING
+    return OUT_SHARDINGS if COMPUTATION in traits else SHARDING
 
 
 def sharding_of(v: Value) -> TensorSharding | None:
     """The sharding of `v` (see the module docstring); None when it has none."""
-    op = v.op
-    if op is None:
+    op = v.defining
+    if not isinstance(op, Op):
         parent = _parent_op(v)
         if parent is None:
             return None
@@ -163,15 +169,11 @@ def sharding_of(v: Value) -> TensorSharding | None:
             s = _per_value_at(parent.attributes.get(IN_SHARDINGS), v.index)
             return None if s is None else erase_manual_axes(s, _manual_axes(parent))
         return None
-    if _has_own_sharding(op):
-        s = op.attributes.get(_OWN_SHARDING)
+    place = _sharding_place(op)
+    s = op.attributes.get(place)
+    if place is _OWN_SHARDING or place is OUT_SHARDING:
         return s if isinstance(s, TensorSharding) else None
-    if _is_collective(op):
-        s = op.attributes[OUT_SHARDING]
-        return s if isinstance(s, TensorSharding) else None
-    if has_trait(op, COMPUTATION):
-        return _per_value_at(op.attributes.get(OUT_SHARDINGS), v.index)
-    return _per_value_at(op.attributes.get(SHARDING), v.index)
+    return _per_value_at(s, v.index)
 
 
 def set_sharding(v: Value, sharding: TensorSharding) -> None:
@@ -197,14 +199,11 @@ def set_sharding(v: Value, sharding: TensorSharding) -> None:
             ins[v.index] = add_free_axes(ins[v.index], sharding, _manual_axes(parent))
             parent.attributes[IN_SHARDINGS] = TensorShardingPerValue(tuple(ins))
         return
-    if _has_own_sharding(op):
-        op.attributes[_OWN_SHARDING] = sharding
-    elif _is_collective(op):
-        op.attributes[OUT_SHARDING] = sharding
-    elif has_trait(op, COMPUTATION):
-        _set_per_value(op, OUT_SHARDINGS, v.index, sharding, op.results)
+    place = _sharding_place(op)
+    if place is _OWN_SHARDING or place is OUT_SHARDING:
+        op.attributes[place] = sharding
     else:
-        _set_per_value(op, SHARDING, v.index, sharding, op.results)
+        _set_per_value(op, place, v.index, sharding, op.results)
 
 
 def func_arg_sharding(func: Func, index: int) -> TensorSharding | None:

@@ -1,0 +1,115 @@
+"""`local.dispatch.LoweredOps`: ops that look alike are lowered once, the
+others get copies; the per-device program is the one lowering each op
+afresh makes, text, locations and channel ids included."""
+
+from __future__ import annotations
+
+import re
+import warnings
+
+import pytest
+
+from shardonnay.ir.attributes import DenseArrayAttr, FloatAttr, IntegerAttr, StructAttr
+from shardonnay.partitioner.local import dispatch
+from shardonnay.partitioner.local.convert import convert_global_to_local
+from shardonnay.partitioner.program import explicit_collectives
+from shardonnay.syntax.mlir_reader import parse_module
+from shardonnay.syntax.mlir_writer import write_module
+from shardonnay.testing.program_generator import random_program
+
+# Three slices alike along a sharded dim (each a halo exchange: a collective
+# with a channel id of its own), adds alike, each op at its own location.
+REPEATED = """
+module {
+  sdy.mesh @mesh = <["x"=4]>
+  func.func @main(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>},
+                  %arg1: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>})
+      -> (tensor<7xf32>, tensor<7xf32>, tensor<7xf32>) {
+    %0 = stablehlo.slice %arg0 [1:8] : (tensor<8xf32>) -> tensor<7xf32> loc("first")
+    %1 = stablehlo.slice %arg1 [1:8] : (tensor<8xf32>) -> tensor<7xf32> loc("second")
+    %2 = stablehlo.slice %arg0 [1:8] : (tensor<8xf32>) -> tensor<7xf32>
+    %3 = stablehlo.add %0, %1 : tensor<7xf32> loc("third")
+    %4 = stablehlo.add %1, %2 : tensor<7xf32> loc("fourth")
+    %5 = stablehlo.add %2, %2 : tensor<7xf32>
+    %6 = stablehlo.multiply %3, %4 : tensor<7xf32>
+    return %6, %5, %2 : tensor<7xf32>, tensor<7xf32>, tensor<7xf32>
+  }
+}
+"""
+
+
+def _local_text(text: str) -> str:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        local = convert_global_to_local(explicit_collectives(parse_module(text)))
+    return write_module(local, debug_info=True)
+
+
+def _both_ways(text: str, monkeypatch: pytest.MonkeyPatch) -> tuple[str, str]:
+    """The per-device program of `text`, then the same with every op lowered afresh."""
+    copied = _local_text(text)
+    with monkeypatch.context() as m:
+        m.setattr(
+            dispatch.LoweredOps,
+            "lower",
+            lambda self, ctx, op, operands: dispatch.lower_op(ctx, op, operands, []),
+        )
+        afresh = _local_text(text)
+    return copied, afresh
+
+
+def test_repeated_ops_are_copies_with_their_own_locations_and_channels(monkeypatch):
+    copied, afresh = _both_ways(REPEATED, monkeypatch)
+    assert copied == afresh
+    assert 'loc("third")' in copied and 'loc("fourth")' in copied
+    handles = re.findall(r"<handle = (\d+)", copied)
+    assert len(handles) == len(set(handles)) >= 3
+
+
+def test_templates_are_used(monkeypatch):
+    """The second slice and add are copies of the first, not lowered again;
+    the third slice (no location) and `%2 + %2` (one operand twice) are kinds
+    of their own."""
+    made = []
+    instantiate = dispatch._instantiate
+
+    def counted(ctx, template, op, operands):
+        made.append(op.name)
+        return instantiate(ctx, template, op, operands)
+
+    monkeypatch.setattr(dispatch, "_instantiate", counted)
+    _local_text(REPEATED)
+    assert made == ["stablehlo.slice", "stablehlo.add"]
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_random_programs_lower_alike_either_way(seed, monkeypatch):
+    text = random_program(seed, max_ops=20)
+    try:
+        copied, afresh = _both_ways(text, monkeypatch)
+    except Exception as error:  # a program either way fails alike
+        with pytest.raises(type(error)):
+            _local_text(text)
+        return
+    assert copied == afresh
+
+
+@pytest.mark.parametrize(
+    "a, b",
+    [
+        (FloatAttr(0.0), FloatAttr(-0.0)),
+        (IntegerAttr(1, "i1"), IntegerAttr(True, "i1")),
+        (DenseArrayAttr("f32", (0.0,)), DenseArrayAttr("f32", (-0.0,))),
+        (StructAttr("s", (("a", 1),)), StructAttr("s", (("a", 1.0),))),
+        (1, True),
+    ],
+)
+def test_attribute_keys_tell_apart_what_prints_differently(a, b):
+    assert a == b  # equal as Python values, printed differently
+    assert dispatch._exact(a) != dispatch._exact(b)
+    assert dispatch._exact(a) == dispatch._exact(a)
+
+
+def test_attributes_of_unknown_classes_lower_each_op_afresh():
+    with pytest.raises(dispatch._Uncacheable):
+        dispatch._exact({"a": 1})
