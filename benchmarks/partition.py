@@ -23,8 +23,9 @@ partitioned by
   formulas;
 * shardonnay: shardonnay's own propagation pipeline and explicit reshards,
   matmuls made from gathered operands where that is cheaper
-  (`shardonnay.partitioner.gathered_contractions`), each reshard lowered by `reshard_plan`'s chain of collectives where that
-  receives fewer bytes than Shardy's lowering, or left an `sdy.reshard`
+  (`shardonnay.partitioner.gathered_contractions`), each reshard lowered
+  by `reshard_plan`'s chain of collectives where that receives fewer bytes
+  than Shardy's lowering, or left an `sdy.reshard`
   (each device fetching the tiles it lacks, costed at that) where the
   per-device program then receives fewer still (`explicit_collectives`'
   default, `reshards="shardonnay"`), costed on the global program like
