@@ -129,6 +129,11 @@ def _contraction(op: Op) -> _Contraction | None:
     all_reduce = uses[0].owner
     if all_reduce.parent is not op.parent or sharding_of(op.results[0]) is None:
         return None
+    parent = op.parent_op
+    while parent is not None:  # a manual computation's values name its free axes only
+        if parent.name == "sdy.manual_computation":
+            return None
+        parent = parent.parent_op
     after = all_reduce.results[0].uses
     result_reshard = None
     if len(after) == 1 and after[0].owner.name == "sdy.reshard":
