@@ -532,12 +532,13 @@ class Module:
         copy.aliases = dict(self.aliases)
         copy.trailer = self.trailer
         mapping: dict[Value, Value] = {}
-        for op in self.body.ops:
-            clone = op.clone(mapping)
-            for key in ("arg_attrs", "res_attrs"):
-                if key in op.attributes:
-                    clone.attributes[key] = tuple(dict(d) for d in op.attributes[key])
-            copy.append(clone)
+        with building():  # (the copy is a program made anew, every op tracked)
+            for op in self.body.ops:
+                clone = op.clone(mapping)
+                for key in ("arg_attrs", "res_attrs"):
+                    if key in op.attributes:
+                        clone.attributes[key] = tuple(dict(d) for d in op.attributes[key])
+                copy.append(clone)
         return copy
 
     def to_text(self, *, generic: bool = False, debug_info: bool = False) -> str:
