@@ -223,17 +223,26 @@ class Op:
 
     def _clone_shell(self, mapping: dict[Value, Value]) -> Op:
         """A copy of this op with its regions' blocks but not their ops; its
-        results and block arguments are added to `mapping`."""
-        op = Op(
-            self.name,
-            [mapping.get(v, v) for v in self._operands],
-            [r.type for r in self.results],
-            {k: (dict(v) if isinstance(v, dict) else v) for k, v in self.attributes.items()},
-            location=self.location,
-            inherent=self.inherent,
-        )
-        for old, new in zip(self.results, op.results, strict=True):
+        results and block arguments are added to `mapping`.
+
+        Made field by field, not through `Op.__init__`: the operands are
+        values already (a module's copy makes one shell per op)."""
+        op = Op.__new__(Op)
+        op.name = self.name
+        op._operands = operands = [mapping.get(v, v) for v in self._operands]
+        for i, v in enumerate(operands):
+            v.uses.append(Use(op, i))
+        op.results = results = []
+        for old in self.results:
+            results.append(new := Value(old.type, op, old.index))
             mapping[old] = new
+        op.attributes = {
+            k: (dict(v) if isinstance(v, dict) else v) for k, v in self.attributes.items()
+        }
+        op.regions = []
+        op.parent = None
+        op.location = self.location
+        op.inherent = self.inherent
         for region in self.regions:
             copy = op.add_region(Region())
             for block in region.blocks:
