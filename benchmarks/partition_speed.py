@@ -18,19 +18,24 @@ The program is partitioned as `shardonnay.partition` does it and reported as
 
 * `propagate`: `propagated_program` (Shardy's propagation pipeline);
 * `explicit`: `insert_explicit_reshards(full_version=True)`;
+* `gather`: `gather_contractions` (matmuls made from gathered operands
+  where the per-device program communicates less);
 * `to-coll.`: `lower_reshards` and `merge_repeated_collectives`
   (`sdy-reshard-to-collectives`, with the planner's reshards);
 * `local`: `convert_global_to_local` and `improve_collectives` (the
   per-device program);
 * `report`: `report_of` (collectives, costs, memory of the three programs).
 
-Columns give microseconds per op of the input program for the four phases
-after propagation (propagation has its own benchmark, `propagate.py`), then
-seconds: the partitioner's total (propagation included) and XLA's compile of
-the same jitted function on 8 host CPU devices
-(`jax.jit(f).lower(...).compile()`, the compile alone: Shardy propagation
-and XLA's SPMD partitioner, then XLA's CPU compiler), and their ratio. The
-machine's load shows in every number: compare rows of one run.
+Columns give CPU microseconds per op of the input program
+(`time.process_time`: what the partitioner computes, whatever else the
+machine runs) for the phases after propagation (propagation has its own
+benchmark, `propagate.py`), then seconds: the partitioner's total
+(propagation included) in CPU and in wall-clock time, XLA's compile of the
+same jitted function on 8 host CPU devices (`jax.jit(f).lower(...).compile()`,
+the compile alone, wall-clock: Shardy propagation and XLA's SPMD
+partitioner, then XLA's CPU compiler, on several threads), and the ratio of
+the two wall-clock times. The machine's load shows in the wall-clock
+numbers: compare rows of one run.
 """
 
 from __future__ import annotations
@@ -49,6 +54,7 @@ import propagate  # the transformer generators (and 8 host CPU devices for jax)
 
 from shardonnay.export.explicit_reshards import insert_explicit_reshards
 from shardonnay.ir.core import Module
+from shardonnay.partitioner.gathered_contractions import gather_contractions
 from shardonnay.partitioner.analysis.report import report_of
 from shardonnay.partitioner.local.convert import convert_global_to_local
 from shardonnay.partitioner.program import propagated_program
@@ -57,7 +63,7 @@ from shardonnay.partitioner.reshard.planned import lower_reshards
 from shardonnay.partitioner.scattered_reductions import improve_collectives
 from shardonnay.syntax.mlir_reader import parse_module
 
-PHASES = ("propagate", "explicit", "to-coll.", "local", "report")
+PHASES = ("propagate", "explicit", "gather", "to-coll.", "local", "report")
 
 
 def _rows() -> dict[str, Callable[[], tuple]]:
@@ -80,26 +86,29 @@ QUICK_ROWS = ("transformer8-fwd", "transformer8-bwd", "train8")
 
 @dataclass(frozen=True)
 class Row:
-    """One program: its op count, each phase's seconds, XLA's compile seconds."""
+    """One program: its op count, each phase's CPU seconds, the partitioner's
+    wall-clock seconds, XLA's compile seconds (wall-clock)."""
 
     name: str
     ops: int
-    seconds: dict[str, float]
+    cpu_s: dict[str, float]
+    wall_s: float
     xla_s: float
 
     @property
-    def total_s(self) -> float:
-        return sum(self.seconds.values())
+    def cpu_total_s(self) -> float:
+        return sum(self.cpu_s.values())
 
     def cells(self) -> list[str]:
-        per_op = [f"{self.seconds[p] * 1e6 / self.ops:,.0f}" for p in PHASES[1:]]
+        per_op = [f"{self.cpu_s[p] * 1e6 / self.ops:,.0f}" for p in PHASES[1:]]
         return [
             self.name,
             f"{self.ops:,}",
             *per_op,
-            f"{self.total_s:.1f}",
+            f"{self.cpu_total_s:.1f}",
+            f"{self.wall_s:.1f}",
             f"{self.xla_s:.1f}",
-            f"{self.total_s / self.xla_s:.2f}x",
+            f"{self.wall_s / self.xla_s:.2f}x",
         ]
 
 
@@ -107,10 +116,12 @@ HEADER = [
     "row",
     "ops",
     "explicit us/op",
+    "gather us/op",
     "to-coll. us/op",
     "local us/op",
     "report us/op",
-    "partition s",
+    "CPU s",
+    "wall s",
     "XLA compile s",
     "ratio",
 ]
@@ -120,15 +131,17 @@ def op_count(module: Module) -> int:
     return sum(1 for op in module.walk() if op.name not in ("func.func", "sdy.mesh"))
 
 
-def partition_phases(module: Module) -> dict[str, float]:
-    """Seconds of each phase (`PHASES`) of partitioning and reporting `module`,
-    in the steps of `shardonnay.partition` and `shardonnay partition --report`."""
+def partition_phases(module: Module) -> tuple[dict[str, float], float]:
+    """CPU seconds of each phase (`PHASES`) of partitioning and reporting
+    `module`, in the steps of `shardonnay.partition` and `shardonnay partition
+    --report`, and the wall-clock seconds of them all."""
     seconds: dict[str, float] = {}
-    start = time.perf_counter()
+    wall_start = time.perf_counter()
+    start = time.process_time()
 
     def lap(phase: str) -> None:
         nonlocal start
-        now = time.perf_counter()
+        now = time.process_time()
         seconds[phase] = now - start
         start = now
 
@@ -139,6 +152,8 @@ def partition_phases(module: Module) -> dict[str, float]:
         program = propagated.copy()
         insert_explicit_reshards(program, full_version=True)
         lap("explicit")
+        gather_contractions(program)
+        lap("gather")
         explicit = lower_reshards(program, reshards="shardonnay")
         merge_repeated_collectives(explicit)
         lap("to-coll.")
@@ -147,7 +162,7 @@ def partition_phases(module: Module) -> dict[str, float]:
         lap("local")
         report_of(module, explicit, local, propagated=propagated)
         lap("report")
-    return seconds
+    return seconds, time.perf_counter() - wall_start
 
 
 def xla_compile_s(jitted, args: tuple) -> float:
@@ -160,8 +175,8 @@ def xla_compile_s(jitted, args: tuple) -> float:
 def measure(name: str, make: Callable[[], tuple]) -> Row:
     jitted, args = make()
     module = parse_module(jitted.lower(*args).as_text())
-    seconds = partition_phases(module)
-    return Row(name, op_count(module), seconds, xla_compile_s(jitted, args))
+    cpu_s, wall_s = partition_phases(module)
+    return Row(name, op_count(module), cpu_s, wall_s, xla_compile_s(jitted, args))
 
 
 def profile(make: Callable[[], tuple], top: int) -> str:
@@ -177,7 +192,7 @@ def profile(make: Callable[[], tuple], top: int) -> str:
     return out.getvalue()
 
 
-WIDTHS = (18, 7, 15, 15, 12, 13, 12, 14, 7)
+WIDTHS = (18, 7, 15, 13, 15, 12, 13, 6, 7, 14, 7)
 
 
 def line(cells: list[str]) -> str:

@@ -26,6 +26,7 @@ directly: 1,024 B in 5 us instead of 1,536 B in 15 us.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
 from shardonnay.axes import AxisRef
@@ -90,9 +91,12 @@ def gather_contractions(module: Module) -> int:
     are kept only where the whole per-device program is no slower and
     receives no more bytes with them."""
     known: dict[tuple, tuple[float, int] | None] = {}
-    trial = module.copy()
-    if _rewrite_cheaper(trial, known) == 0:
+    # Nothing changes before the first rewrite: where there is none, the
+    # module need not be copied (programs seldom have one).
+    if next(_cheaper(module, known), None) is None:
         return 0
+    trial = module.copy()
+    _rewrite_cheaper(trial, known)
     before, after = _program_cost(module), _program_cost(trial)
     if before is None or after is None or not _better(after, before):
         return 0
@@ -101,21 +105,37 @@ def gather_contractions(module: Module) -> int:
 
 def _rewrite_cheaper(module: Module, known: dict[tuple, tuple[float, int] | None]) -> int:
     rewritten = 0
+    for found, chosen in _cheaper(module, known):
+        _rewrite(found, chosen)
+        rewritten += 1
+    return rewritten
+
+
+def _cheaper(
+    module: Module, known: dict[tuple, tuple[float, int] | None]
+) -> Iterator[tuple[_Contraction, _Choice]]:
+    """The matmuls of `module` with their cheapest alternative, where one is
+    cheaper than Shardy's collectives, in program order. Each is judged on
+    the module as the caller leaves it after the one before (a rewrite
+    changes what the next matmul's operands come from)."""
     for block in list(module.function_blocks()):
         for op in list(block.ops):
             found = _contraction(op)
             if found is None:
                 continue
+            choices = _choices(found)
+            if not choices:  # nothing to weigh Shardy's collectives against
+                continue
             best = _cost(module, _moves(found, None), known)
+            if best is None:  # no alternative can be better than an unknown cost
+                continue
             chosen = None
-            for choice in _choices(found):
+            for choice in choices:
                 cost = _cost(module, _moves(found, choice), known)
-                if best is not None and cost is not None and _better(cost, best):
+                if cost is not None and _better(cost, best):
                     best, chosen = cost, choice
             if chosen is not None:
-                _rewrite(found, chosen)
-                rewritten += 1
-    return rewritten
+                yield found, chosen
 
 
 def _contraction(op: Op) -> _Contraction | None:
