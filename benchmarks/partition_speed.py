@@ -54,8 +54,8 @@ import propagate  # the transformer generators (and 8 host CPU devices for jax)
 
 from shardonnay.export.explicit_reshards import insert_explicit_reshards
 from shardonnay.ir.core import Module
-from shardonnay.partitioner.gathered_contractions import gather_contractions
 from shardonnay.partitioner.analysis.report import report_of
+from shardonnay.partitioner.gathered_contractions import gather_contractions
 from shardonnay.partitioner.local.convert import convert_global_to_local
 from shardonnay.partitioner.program import propagated_program
 from shardonnay.partitioner.repeated_collectives import merge_repeated_collectives
