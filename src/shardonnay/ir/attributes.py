@@ -20,6 +20,7 @@ representation's own classes (`TensorSharding`, `TensorShardingPerValue`,
 from __future__ import annotations
 
 import re
+from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any
 
@@ -242,3 +243,60 @@ def _is_bare_key(name: str) -> bool:
 
 
 _BARE_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_$.]*")
+
+
+# -- exact keys -----------------------------------------------------------------------
+
+
+class NoExactKey(Exception):
+    """An attribute value of a class `exact_key` does not know."""
+
+
+# Attribute values whose equality is equality of their text: no numbers in them
+# that compare equal while printing differently (`1 == True == 1.0`, `0.0 == -0.0`).
+_EXACT_CLASSES: frozenset[type] = frozenset(
+    {
+        str,
+        type(None),
+        _Unit,
+        DenseElementsAttr,
+        EnumAttr,
+        SymbolRefAttr,
+        OpaqueAttr,
+        TensorType,
+        TensorSharding,
+        TensorShardingPerValue,
+        OpShardingRule,
+    }
+)
+
+
+def exact_key(value: Any) -> Hashable:
+    """A key of attribute value `value` for caches of what is computed from
+    it: equal keys print alike (numbers keep their class, floats their
+    `repr`), where plain equality would take `1`, `True` and `1.0` for one
+    value. Raises `NoExactKey` for a value of a class it does not know.
+
+    >>> exact_key(1) == exact_key(True), exact_key((1, 2)) == exact_key((1, 2))
+    (False, True)
+    """
+    cls = value.__class__
+    if cls in _EXACT_CLASSES:
+        return value
+    if cls is int or cls is bool:
+        return (cls, value)
+    if cls is float:
+        return (cls, repr(value))
+    if cls is tuple:
+        return tuple(map(exact_key, value))
+    if cls is dict:
+        return (cls, tuple((k, exact_key(v)) for k, v in value.items()))
+    if cls is DenseArrayAttr:
+        return (cls, value.element_type, exact_key(value.values))
+    if cls is IntegerAttr:
+        return (cls, exact_key(value.value), value.type)
+    if cls is FloatAttr:
+        return (cls, exact_key(value.value), value.type, value.text)
+    if cls is StructAttr:
+        return (cls, value.name, exact_key(value.fields))
+    raise NoExactKey(cls.__name__)

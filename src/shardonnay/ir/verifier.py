@@ -31,15 +31,15 @@ from __future__ import annotations
 from typing import Any
 
 from shardonnay.errors import IRError, ShardonnayError
-from shardonnay.ir.attributes import DenseElementsAttr
+from shardonnay.ir.attributes import DenseElementsAttr, NoExactKey, exact_key
 from shardonnay.ir.core import Block, Func, Module, Op, Region, Value
 from shardonnay.ir.shardings import SHARDING
 from shardonnay.ir.structure import check_structure
 from shardonnay.ir.types import FunctionType, TensorType, Type
 from shardonnay.mesh import Mesh
-from shardonnay.ops.registry import is_registered, lookup
+from shardonnay.ops.registry import OpDef, all_traits, is_registered, lookup
 from shardonnay.ops.rules import RULE_ATTRIBUTE
-from shardonnay.ops.traits import ISOLATED_FROM_ABOVE, has_trait
+from shardonnay.ops.traits import ISOLATED_FROM_ABOVE, VERIFIES_ALONE, has_trait
 from shardonnay.sharding import (
     ManualAxes,
     TensorSharding,
@@ -77,6 +77,9 @@ class _Verifier:
         self.ops: set[Op] = set()  # every op in the module
         # The `dense<...>` literals (text, type) found to be values of their types.
         self.valid_literals: set[tuple[str, TensorType]] = set()
+        # The signatures (`_signature`) of the ops found to verify, of the
+        # definitions that look at nothing else (`VERIFIES_ALONE`).
+        self.verified: set[tuple] = set()
         self.func_name: str | None = None
         self.counter = 0
         # The axes made manual by the sdy.manual_computation ops around the current op.
@@ -249,6 +252,9 @@ class _Verifier:
 
     def _registered(self, op: Op) -> None:
         definition = lookup(op.name)
+        signature = _signature(op, definition)
+        if signature is not None and signature in self.verified:
+            return  # (an op alike verified: it checks as that one did)
         try:
             definition.verify(op)
         except ShardonnayError as e:
@@ -272,6 +278,8 @@ class _Verifier:
                 f"result types {_types(op.result_types)} differ from the inferred "
                 f"{_types(inferred)}",
             )
+        if signature is not None:
+            self.verified.add(signature)
 
     def _return(self, op: Op) -> None:
         func = op.parent_op
@@ -416,6 +424,26 @@ class _Verifier:
                         f"use-list of {v!r} names operand {use.index} of {owner.name}, "
                         "which is another value"
                     )
+
+
+def _signature(op: Op, definition: OpDef) -> tuple | None:
+    """All that `definition.verify(op)` and `.infer_types(op)` read of an op
+    whose definition has the trait `VERIFIES_ALONE` (attributes by their
+    exact keys, its sharding left out); None for other ops, ops with
+    regions and ops with an attribute of a class without exact keys."""
+    if op.regions or VERIFIES_ALONE not in all_traits(op.name):
+        return None
+    try:
+        attributes = tuple((k, exact_key(v)) for k, v in op.attributes.items() if k != SHARDING)
+    except NoExactKey:
+        return None
+    return (
+        definition,
+        op.name,
+        attributes,
+        tuple(v.type for v in op.operands),
+        tuple(r.type for r in op.results),
+    )
 
 
 __all__ = ["is_terminator", "verify"]

@@ -30,7 +30,13 @@ from shardonnay.ir.attributes import EnumAttr
 from shardonnay.ir.core import Op, Value
 from shardonnay.ir.types import TensorType, Type
 from shardonnay.ops.registry import OpDef, mark_inherent, register
-from shardonnay.ops.traits import BROADCASTING_ELEMENTWISE, ELEMENTWISE, EXACT_RULE, Combiner
+from shardonnay.ops.traits import (
+    BROADCASTING_ELEMENTWISE,
+    ELEMENTWISE,
+    EXACT_RULE,
+    VERIFIES_ALONE,
+    Combiner,
+)
 from shardonnay.sharding_rule import OpShardingRule, RuleBuilder
 
 DEFAULT_ACCURACY = "#stablehlo.result_accuracy<mode = #stablehlo.result_accuracy_mode<DEFAULT>>"
@@ -384,6 +390,8 @@ class ElementwiseOp(OpDef):
     (`is_finite`), "real" (`real`, `imag`, `abs`), "complex" (`complex`) or
     None when it is given by the op (`convert`, `bitcast_convert`).
     """
+
+    traits = frozenset({VERIFIES_ALONE})
 
     def __init__(
         self,

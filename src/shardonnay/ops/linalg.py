@@ -38,7 +38,7 @@ from shardonnay.ir.attributes import (
 from shardonnay.ir.core import Op
 from shardonnay.ir.types import TensorType, Type
 from shardonnay.ops.registry import OpDef, mark_inherent, register
-from shardonnay.ops.traits import CONTRACTION, EXACT_RULE
+from shardonnay.ops.traits import CONTRACTION, EXACT_RULE, VERIFIES_ALONE
 from shardonnay.sharding_rule import OpShardingRule, RuleBuilder
 
 # -- shared helpers (also used by the reduction ops) --------------------------------------------
@@ -260,7 +260,7 @@ class DotGeneralOp(OpDef):
     """`stablehlo.dot_general %a, %b, batching_dims = [0] x [0], contracting_dims =
     [2] x [1], precision = [DEFAULT, DEFAULT], algorithm = <...> {attrs} : (...) -> t`."""
 
-    traits = frozenset({CONTRACTION, EXACT_RULE})
+    traits = frozenset({CONTRACTION, EXACT_RULE, VERIFIES_ALONE})
 
     _OWN = ("dot_dimension_numbers", "precision_config", "algorithm")
 

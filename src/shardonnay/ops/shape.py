@@ -33,6 +33,7 @@ from shardonnay.ops.traits import (
     COPIES_ELEMENTS,
     EXACT_RULE,
     PASS_THROUGH,
+    VERIFIES_ALONE,
     ConservativeRule,
     MovesElements,
     NeedsCommunication,
@@ -189,7 +190,7 @@ class BroadcastInDimOp(OpDef):
     is broadcast to the result's size.
     """
 
-    traits = frozenset({COPIES_ELEMENTS, EXACT_RULE})
+    traits = frozenset({COPIES_ELEMENTS, EXACT_RULE, VERIFIES_ALONE})
 
     def parse(self, p, name: str) -> Op:
         return parse_operand_and_list(p, name, "dims", "broadcast_dimensions")
@@ -256,7 +257,7 @@ class BroadcastInDimOp(OpDef):
 class ReshapeOp(OpDef):
     """`stablehlo.reshape %x : (tensor<8xf32>) -> tensor<2x4xf32>` (row-major order)."""
 
-    traits = frozenset({COPIES_ELEMENTS, PASS_THROUGH, EXACT_RULE})
+    traits = frozenset({COPIES_ELEMENTS, PASS_THROUGH, EXACT_RULE, VERIFIES_ALONE})
 
     def parse(self, p, name: str) -> Op:
         return finish(p, name, [p.operand()], {}, ())
@@ -295,7 +296,7 @@ class TransposeOp(OpDef):
     """`stablehlo.transpose %x, dims = [1, 0] : (tensor<8x4xf32>) -> tensor<4x8xf32>`:
     result axis `i` is operand axis `dims[i]`."""
 
-    traits = frozenset({COPIES_ELEMENTS, PASS_THROUGH, EXACT_RULE})
+    traits = frozenset({COPIES_ELEMENTS, PASS_THROUGH, EXACT_RULE, VERIFIES_ALONE})
 
     def parse(self, p, name: str) -> Op:
         return parse_operand_and_list(p, name, "dims", "permutation")

@@ -57,6 +57,7 @@ __all__ = [
     "SHARDING_ANNOTATION",
     "SHARDING_COLLECTIVE",
     "TERMINATOR",
+    "VERIFIES_ALONE",
     "Combiner",
     "ConservativeRule",
     "MovesElements",
@@ -150,6 +151,14 @@ class Trait(enum.Enum):
     # Describes how the global program of the `shard` dialect is split
     # (a grid, a sharding, the sharding of a value), computing nothing.
     GRID_ANNOTATION = "grid annotation"
+    # Its definition's `verify` and `infer_types` read nothing but the op's
+    # name, its attributes other than its sharding (`sdy.sharding`) and its
+    # operand and result types: not the ops defining its operands, its
+    # users, its parent or regions, nor the module. Ops of one such
+    # signature verify alike, so the verifier checks one of them. Declared
+    # on a definition only once its `verify` and `infer_types` (and what
+    # they call) were read to do so.
+    VERIFIES_ALONE = "verifies alone"
 
     def __repr__(self) -> str:
         return self.name
@@ -176,6 +185,7 @@ DYNAMIC_SLICING = Trait.DYNAMIC_SLICING
 SHARDING_ANNOTATION = Trait.SHARDING_ANNOTATION
 PROPAGATION_MARKER = Trait.PROPAGATION_MARKER
 GRID_ANNOTATION = Trait.GRID_ANNOTATION
+VERIFIES_ALONE = Trait.VERIFIES_ALONE
 
 
 # -- traits with parameters ----------------------------------------------------------------
