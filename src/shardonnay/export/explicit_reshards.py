@@ -71,7 +71,7 @@ from shardonnay.export.unreduced import (
     axis_set_diff,
     reshard_to_unreduced_collectives,
 )
-from shardonnay.ir.core import Func, Module, Op, Value
+from shardonnay.ir.core import Func, Module, Op, Value, building
 from shardonnay.ir.shardings import (
     edge_sources,
     func_arg_sharding,
@@ -100,9 +100,10 @@ __all__ = ["insert_explicit_reshards", "reshard_factors"]
 def insert_explicit_reshards(module: Module, *, full_version: bool) -> Module:
     """Inserts, in place, the reshards and collectives that make every op's
     shardings compatible (see the module docstring); returns `module`."""
-    for func in module.functions:
-        if not func.is_declaration:
-            _FunctionPass(module, func, full_version).run()
+    with building():  # the reshards it makes stay in the program: no cycles to collect
+        for func in module.functions:
+            if not func.is_declaration:
+                _FunctionPass(module, func, full_version).run()
     return module
 
 

@@ -61,7 +61,7 @@ import numpy as np
 
 from shardonnay.errors import ShardonnayError
 from shardonnay.ir.attributes import DenseElementsAttr, IntegerAttr
-from shardonnay.ir.core import Block, Module, Op, Value
+from shardonnay.ir.core import Block, Module, Op, Value, building
 from shardonnay.ir.types import TensorType
 from shardonnay.partitioner.analysis.cost import collective_costs
 from shardonnay.partitioner.gathered_exchanges import Exchange, exchange_of, to_all_gather
@@ -105,9 +105,10 @@ def improve_collectives(module: Module) -> int:
             cost = cost_of(trial)
             if cost is not None and cost < best:
                 chosen, best = trial, cost
-    for op, plan in _picked(_candidates(module), chosen):
-        _rewrite(op, plan)
-    combine_collectives(module)
+    with building():  # (not around the trials: each copy is garbage once costed)
+        for op, plan in _picked(_candidates(module), chosen):
+            _rewrite(op, plan)
+        combine_collectives(module)
     return len(chosen)
 
 
@@ -141,9 +142,10 @@ def _picked(
 def _trial(module: Module, indices: frozenset[int]) -> Module:
     """A copy of `module` with the candidates `indices` rewritten, combined."""
     trial = module.copy()
-    for op, plan in _picked(_candidates(trial), indices):
-        _rewrite(op, plan)
-    combine_collectives(trial)
+    with building():
+        for op, plan in _picked(_candidates(trial), indices):
+            _rewrite(op, plan)
+        combine_collectives(trial)
     return trial
 
 

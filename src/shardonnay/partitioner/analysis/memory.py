@@ -71,7 +71,7 @@ def _block_peak(block: Block, funcs: Mapping[str, Func], stack: tuple[str, ...])
     position = {id(op): i for i, op in enumerate(block.ops)}
     last_use: dict[Value, int] = {}
     for i, op in enumerate(block.ops):
-        for inner in op.walk():
+        for inner in op.walk() if op.regions else (op,):  # (most ops have none: no walk)
             for v in inner.operands:
                 if v.op is not None and id(v.op) in position:
                     last_use[v] = max(last_use.get(v, -1), i)
@@ -152,11 +152,16 @@ def _returns(block: Block) -> bool:
     return terminator is not None and terminator.name in ("func.return", "return")
 
 
+_CALLS = ("func.call", "call")
+
+
 def _nested_peak(op: Op, funcs: Mapping[str, Func], stack: tuple[str, ...]) -> int:
     """What `op` holds on top of its operands and results while it runs."""
+    if not op.regions and op.name not in _CALLS:  # most ops: nothing
+        return 0
     state_held = op.name == "stablehlo.while"  # its block arguments are its results' buffers
     total = sum(_region_peak(r, funcs, stack, state_held) for r in op.regions)
-    if op.name in ("func.call", "call"):
+    if op.name in _CALLS:
         callee = op.attributes.get("callee")
         name = str(callee).lstrip("@") if callee is not None else None
         if name in funcs and name not in stack:

@@ -37,7 +37,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from shardonnay.ir.core import Module, Value
+from shardonnay.ir.core import Module, Value, building
 from shardonnay.ir.naming import (
     ValueName,
     source_location,
@@ -272,31 +272,32 @@ def partition_report(
 ) -> PartitionReport:
     """The report of `module`, whose propagated program is `propagated`, global
     program with explicit collectives `explicit` and per-device program `local`."""
-    names = value_names(propagated)
-    same = corresponding_values(propagated, explicit)
-    global_costs = collective_costs(explicit)
-    rows: list[CollectiveRow] = []
-    for c in global_costs.collectives:
-        value = _communicated(c.op.operands[0]) if c.op is not None and c.op.operands else None
-        rows.append(CollectiveRow(c, names.get(same.get(value)) if value else None))
-    local_costs = collective_costs(local)
-    memory = peak_memory(local), peak_memory(module)
-    if local_costs.bytes_received <= global_costs.bytes_received:
-        return PartitionReport(tuple(rows), global_costs, "global", *memory)
-    # The per-device program's collectives, named after the global collectives
-    # they come from (in order, per function and kind).
-    pending: dict[tuple[str, str], list[ValueName | None]] = {}
-    for row in rows:
-        kind = _PER_DEVICE_KIND.get(row.cost.kind)
-        if kind is not None and (row.cost.steps or any(row.cost.received)):
-            pending.setdefault((_function(row.cost), kind), []).append(row.value)
-    local_names = value_names(local)
-    local_rows = []
-    for c in local_costs.collectives:
-        queue = pending.get((_function(c), c.kind))
-        value = queue.pop(0) if queue else _argument_name(c, local_names, local)
-        local_rows.append(CollectiveRow(c, value))
-    return PartitionReport(tuple(local_rows), local_costs, "per-device", *memory)
+    with building():  # it makes many small tracked objects and no cycles to collect
+        names = value_names(propagated)
+        same = corresponding_values(propagated, explicit)
+        global_costs = collective_costs(explicit)
+        rows: list[CollectiveRow] = []
+        for c in global_costs.collectives:
+            value = _communicated(c.op.operands[0]) if c.op is not None and c.op.operands else None
+            rows.append(CollectiveRow(c, names.get(same.get(value)) if value else None))
+        local_costs = collective_costs(local)
+        memory = peak_memory(local), peak_memory(module)
+        if local_costs.bytes_received <= global_costs.bytes_received:
+            return PartitionReport(tuple(rows), global_costs, "global", *memory)
+        # The per-device program's collectives, named after the global collectives
+        # they come from (in order, per function and kind).
+        pending: dict[tuple[str, str], list[ValueName | None]] = {}
+        for row in rows:
+            kind = _PER_DEVICE_KIND.get(row.cost.kind)
+            if kind is not None and (row.cost.steps or any(row.cost.received)):
+                pending.setdefault((_function(row.cost), kind), []).append(row.value)
+        local_names = value_names(local)
+        local_rows = []
+        for c in local_costs.collectives:
+            queue = pending.get((_function(c), c.kind))
+            value = queue.pop(0) if queue else _argument_name(c, local_names, local)
+            local_rows.append(CollectiveRow(c, value))
+        return PartitionReport(tuple(local_rows), local_costs, "per-device", *memory)
 
 
 def report_of(

@@ -203,7 +203,8 @@ def _readers_between(ops: list[Op], start: int, end: int) -> list[Op] | None:
     tainted = {id(r) for r in ops[start].results}
     readers = []
     for op in ops[start + 1 : end]:
-        if any(id(v) in tainted for inner in op.walk() for v in inner.operands):
+        inners = op.walk() if op.regions else (op,)  # (most ops have none: no walk)
+        if any(id(v) in tainted for inner in inners for v in inner.operands):
             readers.append(op)
             tainted.update(id(r) for r in op.results)
     if any(id(v) in tainted for v in ops[end].operands):
