@@ -600,15 +600,17 @@ def _walk_pre_order(ops: Iterator[Op]) -> Iterator[Op]:
     """`ops` and the ops nested in them, each before those nested in it."""
     stack = [ops]
     while stack:
-        op = next(stack[-1], None)
-        if op is None:
+        # (a for loop over the innermost iterator, left for an op's regions
+        # and resumed after them: no call per op)
+        for op in stack[-1]:
+            yield op
+            if op.regions:
+                stack.append(
+                    inner for region in op.regions for block in region.blocks for inner in block.ops
+                )
+                break
+        else:
             stack.pop()
-            continue
-        yield op
-        if op.regions:
-            stack.append(
-                inner for region in op.regions for block in region.blocks for inner in block.ops
-            )
 
 
 # -- printing ------------------------------------------------------------------------
