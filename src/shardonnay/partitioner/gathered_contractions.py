@@ -32,7 +32,7 @@ from dataclasses import dataclass, replace
 from shardonnay.axes import AxisRef
 from shardonnay.errors import ShardonnayError
 from shardonnay.export.insertion import insert_before, reshard
-from shardonnay.ir.core import Func, Module, Op, Value
+from shardonnay.ir.core import Func, Module, Op, Value, building
 from shardonnay.ir.shardings import SHARDING, set_sharding, sharding_of
 from shardonnay.ir.types import TensorType
 from shardonnay.ops.rules import rule_for
@@ -92,8 +92,11 @@ def gather_contractions(module: Module) -> int:
     receives no more bytes with them."""
     known: dict[tuple, tuple[float, int] | None] = {}
     # Nothing changes before the first rewrite: where there is none, the
-    # module need not be copied (programs seldom have one).
-    if next(_cheaper(module, known), None) is None:
+    # module need not be copied (programs seldom have one). The scan's
+    # scratch programs are small: their cycles wait for the collector.
+    with building():
+        first = next(_cheaper(module, known), None)
+    if first is None:
         return 0
     trial = module.copy()
     _rewrite_cheaper(trial, known)
