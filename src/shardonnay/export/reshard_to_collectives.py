@@ -110,10 +110,12 @@ def reshard_stays(op: Op, meshes: dict[str, Mesh]) -> bool:
     return in_sharding is not None and not _same_mesh(in_sharding, out, meshes)
 
 
-def lower_reshard(op: Op, meshes: dict[str, Mesh]) -> None:
+def lower_reshard(op: Op, meshes: dict[str, Mesh]) -> Value:
     """Replaces, in place, the `sdy.reshard` `op` by the chain of collectives
     Shardy lowers it to (see the module docstring), inserted before it and
-    starting from the sharding its input has now; `op` is erased.
+    starting from the sharding its input has now; `op` is erased. Returns
+    what took the place of its result: the chain's last result (each op of
+    the chain takes the one before it), or its input where there is none.
 
     A reshard between fully replicated shardings just goes (its uses take its
     operand). Call it only on a reshard that does not stay (`reshard_stays`):
@@ -129,17 +131,20 @@ def lower_reshard(op: Op, meshes: dict[str, Mesh]) -> None:
         raise ShardingError(f"sdy.reshard: incompatible shardings {in_sharding} and {out}")
     if _fully_replicated(out):
         if _fully_replicated(in_sharding):
-            op.results[0].replace_all_uses_with(op.operands[0])
+            source = op.operands[0]
+            op.results[0].replace_all_uses_with(source)
             op.erase()
-            return
+            return source
         out = TensorSharding(in_sharding.mesh, tuple(DimSharding(()) for _ in out.dims))
     if not _same_mesh(in_sharding, out, meshes):
         raise ShardingError(
             f"sdy.reshard: from {in_sharding} to {out} needs meshes with the same axes"
         )
     result = _CollectiveInserter(in_sharding, out, source, op, mesh_of(in_sharding, meshes))
-    op.results[0].replace_all_uses_with(result.insert())
+    replacement = result.insert()
+    op.results[0].replace_all_uses_with(replacement)
     op.erase()
+    return replacement
 
 
 def _fully_replicated(sharding: TensorSharding) -> bool:

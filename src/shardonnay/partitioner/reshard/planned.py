@@ -108,16 +108,24 @@ def lower_reshards(module: Module, *, reshards: str = "shardonnay") -> Module:
     direct = reshards == "shardonnay"
     ops = [o for o in module.walk() if o.name == "sdy.reshard"]
     to_lower = [o for o in ops if not reshard_stays(o, meshes)]
+    chosen: dict[tuple, list[Step] | None] = {}  # programs repeat their moves
     for op in to_lower:
-        block = op.parent
-        assert block is not None
-        before = set(map(id, block.ops))
+        source = op.operands[0]
         manual = _inside_manual_computation(op)
-        lower_reshard(op, meshes)
-        chain = [o for o in block.ops if id(o) not in before]
+        chain = _chain(source, lower_reshard(op, meshes))
         if chain and not manual:
-            _replace_if_cheaper(chain, module, meshes, direct=direct)
+            _replace_if_cheaper(chain, module, meshes, direct=direct, known=chosen)
     return module
+
+
+def _chain(source: Value, end: Value) -> list[Op]:
+    """The ops from `source` to `end`, each taking the one before it (the
+    collectives a reshard was lowered to), in order."""
+    chain = []
+    while end is not source:
+        chain.append(end.op)
+        end = end.op.operands[0]
+    return chain[::-1]
 
 
 # -- one reshard's move ----------------------------------------------------------------------
@@ -176,28 +184,63 @@ class _Move:
 
 
 def _replace_if_cheaper(
-    chain: list[Op], module: Module, meshes: dict[str, Mesh], *, direct: bool
+    chain: list[Op],
+    module: Module,
+    meshes: dict[str, Mesh],
+    *,
+    direct: bool,
+    known: dict[tuple, list[Step] | None],
 ) -> None:
+    """Replaces Shardy's `chain` by the cheapest of the module docstring's
+    chains. The choice depends on the move (its input sharding, target and
+    type, the module's meshes) and Shardy's chain only, so it is made once
+    per such move (`known`: None where Shardy's chain stays)."""
     move = _Move.of(chain, meshes)
     if move is None:
         return
-    plan = move.plan()
     shardy_steps = [_clone_step(op) for op in chain]
+    key = _move_key(move, shardy_steps, direct)
+    if key is None:
+        choice = _cheapest(module, move, shardy_steps, direct=direct)
+    elif key in known:
+        choice = known[key]
+    else:
+        choice = known[key] = _cheapest(module, move, shardy_steps, direct=direct)
+    if choice is None:
+        return
+    value = move.source
+    for name, attributes in choice:
+        op = insert_before(chain[0], Op(name, [value], [move.type], dict(attributes)))
+        value = op.results[0]
+    chain[-1].results[0].replace_all_uses_with(value)
+    for op in reversed(chain):
+        op.erase()
+
+
+def _move_key(move: _Move, shardy_steps: list[Step], direct: bool) -> tuple | None:
+    """What the choice of `_cheapest` depends on, or None where an attribute
+    is no hashable value (then the move is decided afresh)."""
+    steps = tuple((name, tuple(attributes.items())) for name, attributes in shardy_steps)
+    key = (move.src, move.target, move.type, steps, direct)
+    try:
+        hash(key)
+    except TypeError:
+        return None
+    return key
+
+
+def _cheapest(
+    module: Module, move: _Move, shardy_steps: list[Step], *, direct: bool
+) -> list[Step] | None:
+    """The chain replacing Shardy's `shardy_steps` for `move`, or None to keep them."""
+    plan = move.plan()
     chosen = shardy_steps
     received = _ReceivedBytes(module, move)
     if plan is not None and _planned_is_cheaper(received, move, plan, shardy_steps):
         chosen = _planned_steps(plan, move.target)
     if direct and _direct_is_cheaper(received, move, chosen):
         chosen = [("sdy.reshard", {"sharding": move.target})]
-    if chosen is shardy_steps:
-        return
-    value = move.source
-    for name, attributes in chosen:
-        op = insert_before(chain[0], Op(name, [value], [move.type], attributes))
-        value = op.results[0]
-    chain[-1].results[0].replace_all_uses_with(value)
-    for op in reversed(chain):
-        op.erase()
+    return None if chosen is shardy_steps else chosen
 
 
 def _planned_is_cheaper(
