@@ -245,18 +245,28 @@ def _merge(block: Block, start: int, end: int, readers: list[Op]) -> Op:
 
 
 class _Builder:
-    """Ops of one element type inserted before `anchor`, in order."""
+    """Ops of one element type (by default) made in order, `ops`, for `block`;
+    `insert` puts them before an op of the block at once (one search of the
+    block, not one per op)."""
 
-    def __init__(self, block: Block, anchor: Op, element: str) -> None:
-        self.block, self.anchor, self.element = block, anchor, element
+    def __init__(self, block: Block, element: str) -> None:
+        self.block, self.element = block, element
+        self.ops: list[Op] = []
 
     def add(
         self, name: str, operands: list[Value], shape, attributes=None, element: str | None = None
     ) -> Value:
         result = TensorType(tuple(shape), element or self.element)
-        new = Op(name, operands, [result], attributes or {})
-        self.block.insert_before(self.anchor, new)
-        return new.results[0]
+        return self.append(Op(name, operands, [result], attributes or {}))
+
+    def append(self, op: Op) -> Value:
+        op.parent = self.block
+        self.ops.append(op)
+        return op.results[0]
+
+    def insert_before(self, anchor: Op) -> None:
+        at = self.block.ops.index(anchor)
+        self.block.ops[at:at] = self.ops
 
     def reshape(self, x: Value, shape) -> Value:
         return self.add("stablehlo.reshape", [x], shape)
@@ -302,8 +312,7 @@ class _Builder:
                     location=op.location)  # fmt: skip
         if op.regions:
             single.add_region(copied_region(op))
-        self.block.insert_before(self.anchor, single)
-        return single.results[0]
+        return self.append(single)
 
 
 # -- collective-permutes ---------------------------------------------------------------
@@ -369,7 +378,7 @@ def _overlay(block: Block, start: int, end: int, readers: list[Op], devices: int
     2 of padding, device 0 keeps the first 2 of the 4 it receives."""
     earlier, later = block.ops[start], block.ops[end]
     x, y = earlier.operands[0], later.operands[0]
-    b = _Builder(block, later, x.type.element_type)
+    b = _Builder(block, x.type.element_type)
     sizes = (math.prod(x.type.shape), math.prod(y.type.shape))
     width = max(sizes)
     pid = b.add("stablehlo.partition_id", [], (), element="ui32")
@@ -408,8 +417,7 @@ def _overlay(block: Block, start: int, end: int, readers: list[Op], devices: int
         np.array(pairs, np.int64), TensorType((len(pairs), 2), I64)
     )
     combined = Op(later.name, [sent], [sent.type], attributes, location=later.location)
-    block.insert_before(later, combined)
-    received = combined.results[0]
+    received = b.append(combined)
     early = is_early(1, (width,))
     zeros = b.add("stablehlo.broadcast_in_dim", [b.zero()], (width,),
                   {"broadcast_dimensions": DenseArrayAttr(I64, ())})  # fmt: skip
@@ -421,11 +429,9 @@ def _overlay(block: Block, start: int, end: int, readers: list[Op], devices: int
         if size < width:
             part = b.slice(part, [0], [size])
         old.results[0].replace_all_uses_with(b.reshape(part, old.result_types[0].shape))
-    # the new ops stand between the ops that were between and `later`
-    now = block.ops.index(later, end)
     moved = {id(op) for op in readers}
     staying = [op for op in block.ops[start + 1 : end] if id(op) not in moved]
-    block.ops[start : now + 1] = [*staying, *block.ops[end:now], *readers]
+    block.ops[start : end + 1] = [*staying, *b.ops, *readers]
     for op in (earlier, later):
         op.parent = None
         op.erase()
@@ -436,7 +442,7 @@ def _pack(op: Op, block: Block) -> None:
     """`op`, a variadic collective, as one collective of one buffer (what
     XLA's combiners make; a tuple-shaped collective is not what every XLA
     pipeline accepts): see the module docstring for each kind."""
-    b = _Builder(block, op, op.operands[0].type.element_type)
+    b = _Builder(block, op.operands[0].type.element_type)
     n = _group_size(op)
     pairs = list(zip(op.operands, op.results, strict=True))
     if op.name == "stablehlo.all_reduce":
@@ -474,6 +480,7 @@ def _pack(op: Op, block: Block) -> None:
             value = b.reshape(part, result.type.shape)
         result.replace_all_uses_with(value)
         start += size
+    b.insert_before(op)
     op.erase()
 
 
