@@ -8,6 +8,10 @@ then makes the program local:
    whose shardings are already decided);
 2. `sdy-insert-explicit-reshards{enable-full-version=true}`: every op's
    operands and results agree, through `sdy.reshard`s and `sdy.all_reduce`s;
+   then, unless `reshards="shardy"`, a matmul whose partial product is
+   all-reduced is made from operands gathered along the contracted dims
+   where that communicates less in time and bytes
+   (`shardonnay.partitioner.gathered_contractions`);
 3. `sdy-reshard-to-collectives`: each reshard becomes sdy collectives
    (with `reshards="shardonnay"`, the default, those of `reshard_plan`
    where they receive fewer bytes, or none where each device fetching the
