@@ -9,7 +9,14 @@ import warnings
 
 import pytest
 
-from shardonnay.ir.attributes import DenseArrayAttr, FloatAttr, IntegerAttr, StructAttr
+from shardonnay.ir.attributes import (
+    DenseArrayAttr,
+    FloatAttr,
+    IntegerAttr,
+    NoExactKey,
+    StructAttr,
+    exact_key,
+)
 from shardonnay.partitioner.local import dispatch
 from shardonnay.partitioner.local.convert import convert_global_to_local
 from shardonnay.partitioner.program import explicit_collectives
@@ -106,10 +113,10 @@ def test_random_programs_lower_alike_either_way(seed, monkeypatch):
 )
 def test_attribute_keys_tell_apart_what_prints_differently(a, b):
     assert a == b  # equal as Python values, printed differently
-    assert dispatch._exact(a) != dispatch._exact(b)
-    assert dispatch._exact(a) == dispatch._exact(a)
+    assert exact_key(a) != exact_key(b)
+    assert exact_key(a) == exact_key(a)
 
 
-def test_attributes_of_unknown_classes_lower_each_op_afresh():
-    with pytest.raises(dispatch._Uncacheable):
-        dispatch._exact({"a": 1})
+def test_attributes_of_unknown_classes_have_no_key():
+    with pytest.raises(NoExactKey):  # then the op is lowered afresh
+        exact_key(object())

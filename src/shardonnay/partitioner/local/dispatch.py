@@ -54,22 +54,11 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from shardonnay.errors import PartitionError
-from shardonnay.ir.attributes import (
-    UNIT,
-    DenseArrayAttr,
-    DenseElementsAttr,
-    EnumAttr,
-    FloatAttr,
-    IntegerAttr,
-    OpaqueAttr,
-    StructAttr,
-    SymbolRefAttr,
-)
+from shardonnay.ir.attributes import NoExactKey, StructAttr, exact_key
 from shardonnay.ir.core import Op, Region, Value
 from shardonnay.ir.types import TensorType
 from shardonnay.layout import equivalent
@@ -93,8 +82,7 @@ from shardonnay.partitioner.local.ops import indexing as local_indexing
 from shardonnay.partitioner.local.ops import positional as local_ops
 from shardonnay.partitioner.local.ops import reduce as local_reduce
 from shardonnay.partitioner.local.ops.halo import halo, masked_update
-from shardonnay.sharding import TensorSharding, TensorShardingPerValue
-from shardonnay.sharding_rule import OpShardingRule
+from shardonnay.sharding import TensorSharding
 
 Lower = Callable[[LocalContext, Op, list[Value], list[Region]], list[Value]]
 
@@ -284,51 +272,6 @@ def lower_collective(ctx: LocalContext, op: Op, x: Value) -> Value:
 # -- ops that look alike lower alike -------------------------------------------------------------
 
 
-class _Uncacheable(Exception):
-    """An attribute with no exact key (`_exact`)."""
-
-
-# Attribute values whose equality is equality of their text: no numbers in them
-# that compare equal while printing differently (`1 == True == 1.0`, `0.0 == -0.0`).
-_EXACT_CLASSES = (
-    str,
-    type(None),
-    type(UNIT),
-    DenseElementsAttr,
-    EnumAttr,
-    SymbolRefAttr,
-    OpaqueAttr,
-    TensorType,
-    TensorSharding,
-    TensorShardingPerValue,
-    OpShardingRule,
-)
-
-
-def _exact(value: Any) -> Hashable:
-    """A key of attribute value `value`: equal keys print alike (numbers
-    keep their class, floats their `repr`). Raises `_Uncacheable` for a value
-    of a class it does not know."""
-    cls = value.__class__
-    if cls in _EXACT_CLASSES:
-        return value
-    if cls is int or cls is bool:
-        return (cls, value)
-    if cls is float:
-        return (cls, repr(value))
-    if cls is tuple:
-        return tuple(map(_exact, value))
-    if cls is DenseArrayAttr:
-        return (cls, value.element_type, _exact(value.values))
-    if cls is IntegerAttr:
-        return (cls, _exact(value.value), value.type)
-    if cls is FloatAttr:
-        return (cls, _exact(value.value), value.type, value.text)
-    if cls is StructAttr:
-        return (cls, value.name, _exact(value.fields))
-    raise _Uncacheable(cls.__name__)
-
-
 @dataclass(frozen=True)
 class _Template:
     """What lowering one op emitted: its local `operands`, the `ops` placed
@@ -386,8 +329,8 @@ class LoweredOps:
         if lowering_of(op).reads_program:
             return None
         try:
-            attributes = tuple((k, _exact(v)) for k, v in op.attributes.items())
-        except _Uncacheable:
+            attributes = tuple((k, exact_key(v)) for k, v in op.attributes.items())
+        except NoExactKey:
             return None
         values = op.operands
         kind = self._kind
