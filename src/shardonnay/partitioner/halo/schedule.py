@@ -9,6 +9,7 @@ from __future__ import annotations
 import heapq
 import itertools
 import math
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -108,27 +109,16 @@ def schedule(plan: Exchange, devices: Sequence[int]) -> Schedule:
     need = {d: 0 for d in devices}
     for (receiver, _, _), q in wanted.items():
         need[receiver] += len(q)
-    # each transfer joins the first round of its operand and width where its
-    # receiver and sender are both free (the busy devices of a round kept as sets)
-    rounds: list[tuple[int, int, list]] = []  # (operand, width, windows)
-    busy: list[tuple[set[int], set[int]]] = []  # per round: (receivers, senders)
-    of_kind: dict[tuple[int, int], list[int]] = {}  # (operand, width) -> its rounds
+    # transfers of one operand and width go in as few rounds as the busiest
+    # device of theirs needs (`fewest_rounds`)
+    of_kind: dict[tuple[int, int], list[tuple[int, int, int]]] = {}  # (operand, width) -> keys
     for key in sorted(wanted, key=lambda t: (t[2], -len(wanted[t]), t[0], t[1])):
-        receiver, sender, j = key
-        width = len(wanted[key])
-        candidates = of_kind.setdefault((j, width), [])
-        chosen = next(
-            (i for i in candidates if receiver not in busy[i][0] and sender not in busy[i][1]),
-            None,
-        )
-        if chosen is None:
-            chosen = len(rounds)
-            rounds.append((j, width, []))
-            busy.append((set(), set()))
-            candidates.append(chosen)
-        rounds[chosen][2].append((receiver, sender, tuple(sorted(wanted[key]))))
-        busy[chosen][0].add(receiver)
-        busy[chosen][1].add(sender)
+        of_kind.setdefault((key[2], len(wanted[key])), []).append(key)
+    rounds: list[tuple[int, int, list]] = []  # (operand, width, windows)
+    for (j, width), keys in of_kind.items():
+        for members in fewest_rounds([(sender, receiver) for receiver, sender, _ in keys]):
+            windows = [(keys[e][0], keys[e][1], tuple(sorted(wanted[keys[e]]))) for e in members]
+            rounds.append((j, width, windows))
     return Schedule(rows, tuple(Round(j, w, tuple(windows)) for j, w, windows in rounds), need)
 
 
@@ -237,28 +227,80 @@ def box_schedule(
                     tuple(end - start for _, start, end in cell),
                 )
             )
-    # Each box goes to the first round of its shape where neither its receiver
-    # nor its sender is busy yet (a new round if none); the devices busy in
-    # each round are kept as sets, so placing a box costs one look per round.
-    rounds: list[list[Box]] = []
-    busy: list[tuple[set[int], set[int]]] = []  # per round: (receivers, senders)
-    of_shape: dict[tuple[int, ...], list[int]] = {}  # shape -> its rounds, in order
+    # boxes of one shape go in as few rounds as the busiest device of theirs
+    # needs (`fewest_rounds`)
+    of_shape: dict[tuple[int, ...], list[Box]] = {}
     for box in sorted(boxes, key=lambda b: (b.shape, b.receiver, b.sender)):
-        candidates = of_shape.setdefault(box.shape, [])
-        chosen = next(
-            (
-                i
-                for i in candidates
-                if box.receiver not in busy[i][0] and box.sender not in busy[i][1]
-            ),
-            None,
-        )
-        if chosen is None:
-            chosen = len(rounds)
-            rounds.append([])
-            busy.append((set(), set()))
-            candidates.append(chosen)
-        rounds[chosen].append(box)
-        busy[chosen][0].add(box.receiver)
-        busy[chosen][1].add(box.sender)
+        of_shape.setdefault(box.shape, []).append(box)
+    rounds: list[list[Box]] = []
+    for same in of_shape.values():
+        for members in fewest_rounds([(box.sender, box.receiver) for box in same]):
+            rounds.append([same[e] for e in members])
     return BoxSchedule(own, tuple(tuple(r) for r in rounds))
+
+
+def fewest_rounds(transfers: Sequence[tuple[int, int]]) -> list[list[int]]:
+    """The (sender, receiver) `transfers` split into rounds in which no device
+    sends twice and none receives twice (each round one collective-permute),
+    as few as the device with the most transfers needs (Kőnig: the edges of
+    a bipartite multigraph colour with as many colours as its largest
+    degree). Each round lists its transfers' indices, in order.
+
+    A transfer takes a round free at both its devices; where the sender's
+    free round `a` is busy at the receiver, whose free round is `b`, the
+    transfers alternating `a` and `b` from the receiver swap the two rounds
+    first (that path never reaches the sender, so `a` is then free at both).
+    First come, first served would need more rounds: below, the last
+    transfer (1 to 2) finds round 0 busy at device 1 and round 1 at device 2
+    (where 0 sent to it).
+
+    >>> fewest_rounds([(0, 0), (1, 1), (0, 2), (2, 0), (1, 2)])
+    [[1, 2, 3], [0, 4]]
+    """
+    at: dict[tuple[int, int], dict[int, int]] = {}  # (side, device) -> round -> transfer
+    for sender, receiver in transfers:
+        at.setdefault((0, sender), {})
+        at.setdefault((1, receiver), {})
+    sends = Counter(s for s, _ in transfers)
+    receives = Counter(r for _, r in transfers)
+    count = max([*sends.values(), *receives.values()], default=0)
+    rounds = [0] * len(transfers)
+    for e, (sender, receiver) in enumerate(transfers):
+        u, v = at[(0, sender)], at[(1, receiver)]
+        a = next(c for c in range(count) if c not in u)
+        if a in v:
+            b = next(c for c in range(count) if c not in v)
+            _swap(transfers, rounds, at, (1, receiver), a, b)
+        rounds[e] = a
+        u[a] = v[a] = e
+    out: list[list[int]] = [[] for _ in range(count)]
+    for e, r in enumerate(rounds):
+        out[r].append(e)
+    return [r for r in out if r]
+
+
+def _swap(
+    transfers: Sequence[tuple[int, int]],
+    rounds: list[int],
+    at: dict[tuple[int, int], dict[int, int]],
+    start: tuple[int, int],
+    a: int,
+    b: int,
+) -> None:
+    """Rounds `a` and `b` swapped along the transfers that alternate them from
+    device `start` (a (side, device) pair: 0 sending, 1 receiving)."""
+    path = []
+    device, wanted = start, a
+    while wanted in at[device]:
+        e = at[device][wanted]
+        path.append(e)
+        sender, receiver = transfers[e]
+        device = (0, sender) if device[0] == 1 else (1, receiver)
+        wanted = b if wanted == a else a
+    for e in path:
+        sender, receiver = transfers[e]
+        del at[(0, sender)][rounds[e]], at[(1, receiver)][rounds[e]]
+    for e in path:
+        rounds[e] = b if rounds[e] == a else a
+        sender, receiver = transfers[e]
+        at[(0, sender)][rounds[e]] = at[(1, receiver)][rounds[e]] = e
