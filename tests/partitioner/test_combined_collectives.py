@@ -301,3 +301,37 @@ def test_all_reduces_of_different_elements_are_not_combined() -> None:
     text = text.replace("-> (tensor<4xf32>, tensor<4xf32>)", "-> (tensor<4xf32>, tensor<4xi32>)")
     text = text.replace(": tensor<4xf32>, tensor<4xf32>\n}", ": tensor<4xf32>, tensor<4xi32>\n}")
     assert combine_collectives(parse_module(text)) == 0
+
+
+def test_all_to_alls_of_different_dims_combine_and_move_the_same_blocks() -> None:
+    """Two independent all-to-alls of one group, one moving dim 0 to dim 1 of
+    a 4x4 f32, the other dim 1 to dim 0 of a 2x8 i32: one all-to-all of one
+    buffer, each operand's blocks back where its own would put them."""
+    text = """
+    module attributes {mhlo.num_partitions = 4 : i32, mhlo.num_replicas = 1 : i32} {
+    sdy.mesh @mesh = <["x"=4]>
+    func.func @main(%a: tensor<4x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>},
+                    %b: tensor<2x8xi32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>})
+        -> (tensor<1x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>},
+            tensor<8x2xi32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}) {
+      %0 = "stablehlo.all_to_all"(%a) <{
+          channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, concat_dimension = 1 : i64, replica_groups = dense<[[0, 1, 2, 3]]>
+          : tensor<1x4xi64>, split_count = 4 : i64, split_dimension = 0 : i64}>
+          : (tensor<4x4xf32>) -> tensor<1x16xf32>
+      %1 = "stablehlo.all_to_all"(%b) <{
+          channel_handle = #stablehlo.channel_handle<handle = 2, type = 1>, concat_dimension = 0 : i64, replica_groups = dense<[[0, 1, 2, 3]]>
+          : tensor<1x4xi64>, split_count = 4 : i64, split_dimension = 1 : i64}>
+          : (tensor<2x8xi32>) -> tensor<8x2xi32>
+      return %0, %1 : tensor<1x16xf32>, tensor<8x2xi32>
+    }
+    }"""
+    a = np.arange(64, dtype=np.float32).reshape(16, 4) - 7.5
+    b = np.arange(64, dtype=np.int32).reshape(8, 8) * -3
+    separate = simulate(parse_module(text), a, b)
+    module = parse_module(text)
+    assert combine_collectives(module) == 1
+    verify(module)
+    names = [op.name for op in module.function("main").body.ops]
+    assert names.count("stablehlo.all_to_all") == 1
+    for before, after in zip(separate, simulate(module, a, b), strict=True):
+        np.testing.assert_array_equal(before, after)

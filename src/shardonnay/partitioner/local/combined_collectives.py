@@ -64,6 +64,7 @@ price of the padding.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -78,7 +79,8 @@ I64 = "i64"
 # The attribute naming the dim each kind moves along: per operand, it is read
 # from the types (it is where operand and result differ), so it is not part of
 # what must agree for two collectives to combine.
-_MOVED_DIM = ("all_gather_dim", "scatter_dimension")
+_MOVED_DIM = ("all_gather_dim", "scatter_dimension", "split_dimension", "concat_dimension")
+_MOVES_BITS = ("stablehlo.all_gather", "stablehlo.all_to_all")
 
 
 def combine_collectives(module: Module) -> int:
@@ -136,7 +138,7 @@ def _place_before(ops: list[Op], op: Op, end: int) -> int:
 
 def _key(op: Op) -> tuple | None:
     """What must agree for two collectives to combine, or None (not combinable)."""
-    if op.name == "stablehlo.all_gather":
+    if op.name in _MOVES_BITS:
         reduction = None
     elif op.name in ("stablehlo.all_reduce", "stablehlo.reduce_scatter"):
         reduction = _reduction(op)
@@ -150,12 +152,16 @@ def _key(op: Op) -> tuple | None:
     if not all(isinstance(t, TensorType) for t in types):
         return None
     elements = {t.element_type for t in types}
-    if op.name == "stablehlo.all_gather":  # moves bits: any elements of one width
+    if op.name in _MOVES_BITS:  # moves bits: any elements of one width
         elements = {_width(t) for t in types}
     if len(elements) != 1 or None in elements:
         return None
-    if op.name != "stablehlo.all_reduce" and any(
-        _moved_dim(v.type, r.type) is None for v, r in zip(op.operands, op.results, strict=True)
+    pairs = list(zip(op.operands, op.results, strict=True))
+    if op.name == "stablehlo.all_to_all":
+        if any(_split_and_concat(v.type, r.type, _group_size(op)) is None for v, r in pairs):
+            return None
+    elif op.name != "stablehlo.all_reduce" and any(
+        _moved_dim(v.type, r.type) is None for v, r in pairs
     ):
         return None
     attributes = tuple(
@@ -194,6 +200,23 @@ def _moved_dim(operand: TensorType, result: TensorType) -> int | None:
         return None
     dims = [d for d, (a, b) in enumerate(zip(operand.shape, result.shape, strict=True)) if a != b]
     return dims[0] if len(dims) == 1 else None
+
+
+def _split_and_concat(operand: TensorType, result: TensorType, n: int) -> tuple[int, int] | None:
+    """The dims an all-to-all of `n` devices splits and concatenates along, read
+    from the types: the one that shrinks `n` times and the one that grows as
+    much (None where the types do not say: one dim for both, say)."""
+    if operand.rank != result.rank:
+        return None
+    changed = [
+        d for d, (a, b) in enumerate(zip(operand.shape, result.shape, strict=True)) if a != b
+    ]
+    if len(changed) != 2:
+        return None
+    s, c = changed if operand.shape[changed[0]] > result.shape[changed[0]] else changed[::-1]
+    if operand.shape[s] != n * result.shape[s] or result.shape[c] != n * operand.shape[c]:
+        return None
+    return s, c
 
 
 def _readers_between(ops: list[Op], start: int, end: int) -> list[Op] | None:
@@ -303,11 +326,11 @@ class _Builder:
         return self.add("stablehlo.slice", [x], [b - a for a, b in zip(start, limit, strict=True)],
                         bounds)  # fmt: skip
 
-    def collective(self, op: Op, x: Value, shape, dim_attribute: str | None) -> Value:
+    def collective(self, op: Op, x: Value, shape, *dim_attributes: str) -> Value:
         """`op`'s collective (its groups, reduction) on the one buffer `x`, along dim 0."""
         attributes = dict(op.attributes)
-        if dim_attribute is not None:
-            attributes[dim_attribute] = IntegerAttr(0, I64)
+        for name in dim_attributes:
+            attributes[name] = IntegerAttr(0, I64)
         single = Op(op.name, [x], [TensorType(tuple(shape), self.element)], attributes,
                     location=op.location)  # fmt: skip
         if op.regions:
@@ -449,7 +472,7 @@ def _pack(op: Op, block: Block) -> None:
         sizes = [math.prod(v.type.shape) for v in op.operands]
         flat = [b.reshape(v, (size,)) for v, size in zip(op.operands, sizes, strict=True)]
         joined = b.concatenate(flat, 0)
-        reduced = b.collective(op, joined, joined.type.shape, None)
+        reduced = b.collective(op, joined, joined.type.shape)
         rows = [reduced]
         columns = sizes
     elif op.name == "stablehlo.all_gather":
@@ -463,9 +486,16 @@ def _pack(op: Op, block: Block) -> None:
         gathered = b.collective(op, joined, (n * total,), "all_gather_dim")
         rows = [b.reshape(gathered, (n, total))]
         columns = sizes
+    elif op.name == "stablehlo.all_to_all":
+        splits = [_split_and_concat(v.type, r.type, n)[0] for v, r in pairs]
+        grids = [_grid(b, b.bitcast(v), d, n) for v, d in zip(op.operands, splits, strict=True)]
+        columns = [g.type.shape[1] for g in grids]
+        joined = b.reshape(b.concatenate(grids, 1), (n * sum(columns),))
+        exchanged = b.collective(op, joined, joined.type.shape, *_MOVED_DIM[2:])
+        rows = [b.reshape(exchanged, (n, sum(columns)))]
     else:  # reduce-scatter
         columns = [math.prod(r.type.shape) for r in op.results]
-        grids = [_grid(b, v, r.type, n) for v, r in pairs]
+        grids = [_grid(b, v, _moved_dim(v.type, r.type), n) for v, r in pairs]
         joined = b.reshape(b.concatenate(grids, 1), (n * sum(columns),))
         rows = [b.collective(op, joined, (sum(columns),), "scatter_dimension")]
     start = 0
@@ -473,7 +503,15 @@ def _pack(op: Op, block: Block) -> None:
         row = rows[0]
         if op.name == "stablehlo.all_gather":
             part = b.slice(row, [0, start], [n, start + size])
-            value = _ungrid(b, part, operand.type, result.type)
+            dim = _moved_dim(operand.type, result.type)
+            value = _ungrid(b, part, operand.type.shape, dim, result.type.shape)
+            value = b.bitcast(value, result.type.element_type)
+        elif op.name == "stablehlo.all_to_all":
+            part = b.slice(row, [0, start], [n, start + size])
+            split, concat = _split_and_concat(operand.type, result.type, n)
+            block = list(operand.type.shape)
+            block[split] //= n
+            value = _ungrid(b, part, block, concat, result.type.shape)
             value = b.bitcast(value, result.type.element_type)
         else:
             part = b.slice(row, [start], [start + size])
@@ -499,27 +537,27 @@ def _group_size(op: Op) -> int:
     return max(map(len, replica_groups(op)))
 
 
-def _grid(b: _Builder, operand: Value, result: TensorType, n: int) -> Value:
-    """A reduce-scatter operand as `[n, size / n]`: row `i` is what device `i`
-    of the group keeps (its scattered dim split as `[n, shard]`, `n` first)."""
+def _grid(b: _Builder, operand: Value, dim: int, n: int) -> Value:
+    """`operand` as `[n, size / n]`, its `dim` split as `[n, size / n]`, `n`
+    first: row `i` is what goes to (or stays with) device `i` of the group (a
+    reduce-scatter's shard, an all-to-all's block)."""
     shape = operand.type.shape
-    dim = _moved_dim(operand.type, result)
-    split = [*shape[:dim], n, result.shape[dim], *shape[dim + 1 :]]
+    split = [*shape[:dim], n, shape[dim] // n, *shape[dim + 1 :]]
     x = b.reshape(operand, split)
     if dim:
         x = b.transpose(x, [dim, *range(dim), *range(dim + 1, len(split))])
-    return b.reshape(x, (n, math.prod(result.shape)))
+    return b.reshape(x, (n, math.prod(shape) // n))
 
 
-def _ungrid(b: _Builder, part: Value, operand: TensorType, result: TensorType) -> Value:
-    """The `[n, size]` shards of an all-gather's operand put back along the dim
-    it gathers into `result`."""
+def _ungrid(b: _Builder, part: Value, block: Sequence[int], dim: int, result) -> Value:
+    """`[n, size]` rows, each a `block` from device `i` of the group, put side
+    by side along `dim` into the shape `result` (an all-gather's shards, an
+    all-to-all's blocks)."""
     n = part.type.shape[0]
-    dim = _moved_dim(operand, result)
-    x = b.reshape(part, (n, *operand.shape))
+    x = b.reshape(part, (n, *block))
     if dim:
-        x = b.transpose(x, [*range(1, dim + 1), 0, *range(dim + 1, operand.rank + 1)])
-    return b.reshape(x, result.shape)
+        x = b.transpose(x, [*range(1, dim + 1), 0, *range(dim + 1, len(block) + 1)])
+    return b.reshape(x, result)
 
 
 def copied_region(op: Op) -> Region:
