@@ -315,12 +315,14 @@ def test_all_to_alls_of_different_dims_combine_and_move_the_same_blocks() -> Non
         -> (tensor<1x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>},
             tensor<8x2xi32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}) {
       %0 = "stablehlo.all_to_all"(%a) <{
-          channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, concat_dimension = 1 : i64, replica_groups = dense<[[0, 1, 2, 3]]>
-          : tensor<1x4xi64>, split_count = 4 : i64, split_dimension = 0 : i64}>
+          channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>,
+          concat_dimension = 1 : i64, replica_groups = dense<[[0, 1, 2, 3]]> : tensor<1x4xi64>,
+          split_count = 4 : i64, split_dimension = 0 : i64}>
           : (tensor<4x4xf32>) -> tensor<1x16xf32>
       %1 = "stablehlo.all_to_all"(%b) <{
-          channel_handle = #stablehlo.channel_handle<handle = 2, type = 1>, concat_dimension = 0 : i64, replica_groups = dense<[[0, 1, 2, 3]]>
-          : tensor<1x4xi64>, split_count = 4 : i64, split_dimension = 1 : i64}>
+          channel_handle = #stablehlo.channel_handle<handle = 2, type = 1>,
+          concat_dimension = 0 : i64, replica_groups = dense<[[0, 1, 2, 3]]> : tensor<1x4xi64>,
+          split_count = 4 : i64, split_dimension = 1 : i64}>
           : (tensor<2x8xi32>) -> tensor<8x2xi32>
       return %0, %1 : tensor<1x16xf32>, tensor<8x2xi32>
     }
