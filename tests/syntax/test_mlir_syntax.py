@@ -274,6 +274,14 @@ def test_attribute_values_are_modelled():
     assert isinstance(_attr(_attr_program("(tensor<2xf32>) -> tensor<3xi1>")), FunctionType)
 
 
+def test_a_struct_attribute_broken_across_lines_is_the_struct():
+    channel = _attr(_attr_program("#stablehlo.channel_handle<handle = 1,\n      type = 1>"))
+    assert isinstance(channel, StructAttr) and channel["handle"] == 1
+    assert str(channel) == "#stablehlo.channel_handle<handle = 1, type = 1>"
+    spaced = _attr(_attr_program("#stablehlo.channel_handle<handle=1, type=1>"))
+    assert isinstance(spaced, OpaqueAttr)  # other spellings keep their exact text
+
+
 @pytest.mark.parametrize(
     "attr, canonical",
     [

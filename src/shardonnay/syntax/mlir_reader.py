@@ -901,8 +901,8 @@ def _struct(raw: str, name: str, nesting: int) -> StructAttr:
             p.expect(",")
     p.expect_end()
     value = StructAttr(name, tuple(fields))
-    if str(value) != raw:  # not in canonical form: keep the exact text
-        raise p.error("not canonical")
+    if str(value).split() != raw.split():  # not in canonical form: keep the exact text
+        raise p.error("not canonical")  # (line breaks and indentation aside)
     return value
 
 
