@@ -80,7 +80,6 @@ I64 = "i64"
 # from the types (it is where operand and result differ), so it is not part of
 # what must agree for two collectives to combine.
 _MOVED_DIM = ("all_gather_dim", "scatter_dimension", "split_dimension", "concat_dimension")
-_MOVES_BITS = ("stablehlo.all_gather", "stablehlo.all_to_all")
 
 
 def combine_collectives(module: Module) -> int:
@@ -138,7 +137,7 @@ def _place_before(ops: list[Op], op: Op, end: int) -> int:
 
 def _key(op: Op) -> tuple | None:
     """What must agree for two collectives to combine, or None (not combinable)."""
-    if op.name in _MOVES_BITS:
+    if op.name in ("stablehlo.all_gather", "stablehlo.all_to_all"):
         reduction = None
     elif op.name in ("stablehlo.all_reduce", "stablehlo.reduce_scatter"):
         reduction = _reduction(op)
@@ -152,7 +151,7 @@ def _key(op: Op) -> tuple | None:
     if not all(isinstance(t, TensorType) for t in types):
         return None
     elements = {t.element_type for t in types}
-    if op.name in _MOVES_BITS:  # moves bits: any elements of one width
+    if reduction is None:  # moves bits: any elements of one width
         elements = {_width(t) for t in types}
     if len(elements) != 1 or None in elements:
         return None
