@@ -251,19 +251,28 @@ def _merge(block: Block, start: int, end: int, readers: list[Op]) -> Op:
     )
     if later.regions:
         combined.add_region(copied_region(later))
-    combined.parent = block
     count = len(earlier.results)
     for i, result in enumerate(earlier.results):
         result.replace_all_uses_with(combined.results[i])
     for i, result in enumerate(later.results):
         result.replace_all_uses_with(combined.results[count + i])
+    combined.parent = block
+    _splice(block, start, end, [combined], readers)
+    return combined
+
+
+def _splice(block: Block, start: int, end: int, new: list[Op], readers: list[Op]) -> None:
+    """`block.ops[start]` and `block.ops[end]` (whose results no longer have
+    uses) replaced by the `new` ops at the later one's place, the `readers`
+    between them (in their order) moved after those: one slice assignment,
+    no search of the block per moved op."""
+    earlier, later = block.ops[start], block.ops[end]
     moved = {id(op) for op in readers}
     staying = [op for op in block.ops[start + 1 : end] if id(op) not in moved]
-    block.ops[start : end + 1] = [*staying, combined, *readers]
+    block.ops[start : end + 1] = [*staying, *new, *readers]
     for op in (earlier, later):  # out of the block already: erase drops their uses
         op.parent = None
         op.erase()
-    return combined
 
 
 class _Builder:
@@ -451,12 +460,7 @@ def _overlay(block: Block, start: int, end: int, readers: list[Op], devices: int
         if size < width:
             part = b.slice(part, [0], [size])
         old.results[0].replace_all_uses_with(b.reshape(part, old.result_types[0].shape))
-    moved = {id(op) for op in readers}
-    staying = [op for op in block.ops[start + 1 : end] if id(op) not in moved]
-    block.ops[start : end + 1] = [*staying, *b.ops, *readers]
-    for op in (earlier, later):
-        op.parent = None
-        op.erase()
+    _splice(block, start, end, b.ops, readers)
     return combined
 
 
