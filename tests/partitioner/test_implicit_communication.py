@@ -4,6 +4,7 @@ on what Shardy's own partitioner leaves in the corpus programs."""
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -197,15 +198,17 @@ def test_every_corpus_program_where_the_device_program_moves_more_leaves_implici
 ):
     """Where the per-device program receives more bytes than the collectives of
     Shardy's partitioned program, that program left ops needing communication
-    its collectives do not make (and ours finds the same ops, but the
-    elementwise chlo ops, which ours gives the rules of what they compute)."""
+    its collectives do not make. Ours leaves the same ops implicit or fewer:
+    not the elementwise chlo ops, which ours gives the rules of what they
+    compute, nor an op that ours computes at its user's sharding, where it
+    moves nothing (`shardonnay.partitioner.computed_at_use`)."""
     more = []
     for name, (original, shardy) in shardy_partitioned.items():
         found = implicit_communication(shardy)
         ours = implicit_communication(explicit_collectives(original))
         ruled = [f for f in found if f.op.startswith("chlo.") and f.op != "chlo.top_k"]
         expected = [(f.op, f.reason) for f in found if f not in ruled]
-        assert [(f.op, f.reason) for f in ours] == expected, name
+        assert Counter((f.op, f.reason) for f in ours) <= Counter(expected), name
         local = collective_costs(partition(original)).bytes_received
         if local > collective_costs(shardy).bytes_received:
             more.append(name)

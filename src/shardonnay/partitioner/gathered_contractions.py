@@ -26,24 +26,19 @@ directly: 1,024 B in 5 us instead of 1,536 B in 15 us.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import functools
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 
 from shardonnay.axes import AxisRef
-from shardonnay.errors import ShardonnayError
 from shardonnay.export.insertion import insert_before, reshard
-from shardonnay.ir.core import Func, Module, Op, Value, building
-from shardonnay.ir.shardings import SHARDING, set_sharding, sharding_of
-from shardonnay.ir.types import TensorType
+from shardonnay.ir.core import Module, Op, Value
+from shardonnay.ir.shardings import set_sharding, sharding_of
 from shardonnay.ops.rules import rule_for
-from shardonnay.partitioner.analysis.cost import collective_costs
-from shardonnay.partitioner.local.convert import convert_global_to_local
-from shardonnay.partitioner.repeated_collectives import merge_repeated_collectives
-from shardonnay.partitioner.reshard.planned import lower_reshards
-from shardonnay.partitioner.scattered_reductions import improve_collectives
+from shardonnay.partitioner.fragments import Fragment, FragmentCosts, Move, Step, better
 from shardonnay.sharding import DimSharding, TensorSharding
 
-__all__ = ["gather_contractions"]
+__all__ = ["cheaper_contractions"]
 
 
 @dataclass(frozen=True)
@@ -80,47 +75,13 @@ class _Choice:
     keeps_reshard: bool
 
 
-def gather_contractions(module: Module) -> int:
-    """Rewrites (in place) the matmuls of `module`, a global program with
-    Shardy's explicit reshards (before they become collectives), whose
-    products are cheaper made from gathered operands (see the module
-    docstring); returns how many.
-
-    Each matmul is judged by its own collectives; collectives that would
-    have combined with others elsewhere are not seen there, so the rewrites
-    are kept only where the whole per-device program is no slower and
-    receives no more bytes with them."""
-    known: dict[tuple, tuple[float, int] | None] = {}
-    # Nothing changes before the first rewrite: where there is none, the
-    # module need not be copied (programs seldom have one). The scan's
-    # scratch programs are small: their cycles wait for the collector.
-    with building():
-        first = next(_cheaper(module, known), None)
-    if first is None:
-        return 0
-    trial = module.copy()
-    _rewrite_cheaper(trial, known)
-    before, after = _program_cost(module), _program_cost(trial)
-    if before is None or after is None or not _better(after, before):
-        return 0
-    return _rewrite_cheaper(module, known)  # the same choices: their costs are known
-
-
-def _rewrite_cheaper(module: Module, known: dict[tuple, tuple[float, int] | None]) -> int:
-    rewritten = 0
-    for found, chosen in _cheaper(module, known):
-        _rewrite(found, chosen)
-        rewritten += 1
-    return rewritten
-
-
-def _cheaper(
-    module: Module, known: dict[tuple, tuple[float, int] | None]
-) -> Iterator[tuple[_Contraction, _Choice]]:
-    """The matmuls of `module` with their cheapest alternative, where one is
-    cheaper than Shardy's collectives, in program order. Each is judged on
-    the module as the caller leaves it after the one before (a rewrite
-    changes what the next matmul's operands come from)."""
+def cheaper_contractions(module: Module, costs: FragmentCosts) -> Iterator[Callable[[], None]]:
+    """The rewrites of the matmuls of `module`, a global program with Shardy's
+    explicit reshards (before they become collectives), whose products are
+    cheaper made from gathered operands (see the module docstring), in
+    program order. Each is judged on the module as the caller leaves it
+    after applying the one before (a rewrite changes what the next matmul's
+    operands come from)."""
     for block in list(module.function_blocks()):
         for op in list(block.ops):
             found = _contraction(op)
@@ -129,16 +90,16 @@ def _cheaper(
             choices = _choices(found)
             if not choices:  # nothing to weigh Shardy's collectives against
                 continue
-            best = _cost(module, _moves(found, None), known)
+            best = costs.cost(module, Fragment(_moves(found, None)))
             if best is None:  # no alternative can be better than an unknown cost
                 continue
             chosen = None
             for choice in choices:
-                cost = _cost(module, _moves(found, choice), known)
-                if cost is not None and _better(cost, best):
+                cost = costs.cost(module, Fragment(_moves(found, choice)))
+                if cost is not None and better(cost, best):
                     best, chosen = cost, choice
             if chosen is not None:
-                yield found, chosen
+                yield functools.partial(_rewrite, found, chosen)
 
 
 def _contraction(op: Op) -> _Contraction | None:
@@ -218,97 +179,27 @@ def _operand_shardings(
     return wanted[0], wanted[1]
 
 
-# A move: a value's type, its sharding and the sdy ops applied to it in turn.
-_Move = tuple[TensorType, TensorSharding | None, tuple[tuple[str, dict], ...]]
-
-
-def _moves(found: _Contraction, choice: _Choice | None) -> list[_Move]:
+def _moves(found: _Contraction, choice: _Choice | None) -> tuple[Move, ...]:
     """The collectives around the matmul: Shardy's (`choice` None) or those of `choice`."""
-    moves: list[_Move] = []
+    moves: list[Move] = []
     result = found.dot.results[0]
     if choice is None:
         for source, op in zip(found.sources(), found.operand_reshards, strict=True):
             if op is not None:
-                moves.append((source.type, sharding_of(source), (_step(op),)))
-        steps = [_step(found.all_reduce)]
+                moves.append(Move(source.type, sharding_of(source), (Step.of(op),)))
+        steps = [Step.of(found.all_reduce)]
         if found.result_reshard is not None:
-            steps.append(_step(found.result_reshard))
+            steps.append(Step.of(found.result_reshard))
         # the product holds partial sums over the all-reduced axes: unreduced ones
         partial = replace(sharding_of(result), unreduced=found.reduced_axes())
-        moves.append((result.type, partial, tuple(steps)))
-        return moves
+        moves.append(Move(result.type, partial, tuple(steps)))
+        return tuple(moves)
     for source, sharding in zip(found.sources(), choice.operands, strict=True):
         if sharding_of(source) != sharding:
-            moves.append((source.type, sharding_of(source), (_reshard_step(sharding),)))
+            moves.append(Move(source.type, sharding_of(source), (Step.reshard(sharding),)))
     if choice.keeps_reshard and found.result_reshard is not None:
-        moves.append((result.type, choice.result, (_step(found.result_reshard),)))
-    return moves
-
-
-def _step(op: Op) -> tuple[str, dict]:
-    return op.name, dict(op.attributes)
-
-
-def _reshard_step(sharding: TensorSharding) -> tuple[str, dict]:
-    return "sdy.reshard", {"sharding": sharding}
-
-
-def _better(after: tuple[float, int], before: tuple[float, int]) -> bool:
-    """No slower and no more bytes, and one of them strictly less."""
-    return after[0] <= before[0] and after[1] <= before[1] and after != before
-
-
-def _cost(
-    module: Module, moves: list[_Move], known: dict[tuple, tuple[float, int] | None]
-) -> tuple[float, int] | None:
-    """(alpha-beta time, bytes the busiest device receives) of the per-device
-    program of `moves` on a module holding only them (and `module`'s
-    meshes); None where it cannot be made. Each set of moves is costed once
-    (`known`): programs repeat their matmuls."""
-    key = tuple(
-        (t, s, tuple((name, tuple(sorted(a.items(), key=str))) for name, a in steps))
-        for t, s, steps in moves
-    )
-    if key in known:
-        return known[key]
-    scratch = Module()
-    for op in module.ops:
-        if op.name == "sdy.mesh":
-            scratch.append(op.clone())
-    types = [t for t, _, _ in moves]
-    func = Func.create("main", types, types)
-    returned: list[Value] = []
-    for i, (t, sharding, steps) in enumerate(moves):
-        if sharding is not None:
-            func.arg_attrs(i)[SHARDING] = sharding
-        value = func.arguments[i]
-        for name, attributes in steps:
-            value = func.body.append(Op(name, [value], [t], dict(attributes))).results[0]
-        returned.append(value)
-        sharding = sharding_of(value)
-        if sharding is not None:
-            func.result_attrs(i)[SHARDING] = sharding
-    func.body.append(Op("func.return", returned))
-    scratch.append(func)
-    known[key] = _program_cost(scratch)
-    return known[key]
-
-
-def _program_cost(module: Module) -> tuple[float, int] | None:
-    """(alpha-beta time, bytes the busiest device receives) of the per-device
-    program `module` becomes as `partition` makes it (reshards planned,
-    repeated collectives merged, reduce-scatters where cheaper, collectives
-    combined), or None where it
-    cannot be made. `module` is left as it is."""
-    try:
-        explicit = lower_reshards(module.copy())
-        merge_repeated_collectives(explicit)
-        local = convert_global_to_local(explicit)
-        improve_collectives(local)
-        report = collective_costs(local)
-    except ShardonnayError:
-        return None
-    return round(report.time_s, 12), report.bytes_received
+        moves.append(Move(result.type, choice.result, (Step.of(found.result_reshard),)))
+    return tuple(moves)
 
 
 def _rewrite(found: _Contraction, choice: _Choice) -> None:

@@ -54,8 +54,8 @@ from shardonnay.ir.structure import check_structure
 from shardonnay.ops.chlo import write_computed_rules
 from shardonnay.partitioner.analysis.cost import collective_costs
 from shardonnay.partitioner.analysis.memory import peak_memory
+from shardonnay.partitioner.cheaper_rewrites import rewrite_where_cheaper
 from shardonnay.partitioner.device_limit import check_device_count
-from shardonnay.partitioner.gathered_contractions import gather_contractions
 from shardonnay.partitioner.local.convert import convert_global_to_local
 from shardonnay.partitioner.repeated_collectives import merge_repeated_collectives
 from shardonnay.partitioner.reshard.planned import lower_reshards
@@ -102,7 +102,7 @@ def explicit_collectives(
     program = propagated_program(module, propagate=propagate, max_devices=max_devices)
     insert_explicit_reshards(program, full_version=True)
     if reshards != "shardy":
-        gather_contractions(program)  # where whole contracted dims communicate less
+        rewrite_where_cheaper(program)  # gathered contractions, ops computed at use
     explicit = lower_reshards(program, reshards=reshards)
     if reshards != "shardy":  # Shardy's lowering keeps Shardy's text
         merge_repeated_collectives(explicit)

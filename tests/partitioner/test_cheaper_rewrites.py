@@ -1,7 +1,9 @@
-"""A matmul whose partial product Shardy's reshards all-reduce is made from
-operands gathered along the contracted dims where the per-device program then
-takes no more time and receives no more bytes (XLA's choice on the corpus MLP),
-and computes the same numbers."""
+"""The partitioner's rewrites of the global program, judged by the per-device
+program: a matmul whose partial product Shardy's reshards all-reduce is made
+from operands gathered along the contracted dims (XLA's choice on the corpus
+MLP), and an op whose user reshards its result is computed at that sharding,
+where the per-device program then takes no more time and receives no more
+bytes; the programs compute the same numbers."""
 
 from __future__ import annotations
 
@@ -14,11 +16,15 @@ from shardonnay import parse_module
 from shardonnay.export.explicit_reshards import insert_explicit_reshards
 from shardonnay.ir.verifier import verify
 from shardonnay.partitioner.analysis.cost import collective_costs
-from shardonnay.partitioner.gathered_contractions import gather_contractions
+from shardonnay.partitioner.cheaper_rewrites import rewrite_where_cheaper
+from shardonnay.partitioner.computed_at_use import cheaper_computations_at_use
+from shardonnay.partitioner.gathered_contractions import cheaper_contractions
 from shardonnay.partitioner.local.convert import convert_global_to_local
 from shardonnay.partitioner.program import partition, propagated_program
 from shardonnay.partitioner.reshard.planned import lower_reshards
+from shardonnay.runtime.check import check
 from shardonnay.runtime.simulator import simulate
+from shardonnay.testing.program_generator import random_program
 
 CORPUS = Path(__file__).parent.parent / "corpus"
 
@@ -44,7 +50,7 @@ def _reductions(program) -> list[str]:
 def test_the_mlp_gathers_its_first_weight_instead_of_reducing_the_product() -> None:
     shardy = _explicit("mlp_forward")
     ours = _explicit("mlp_forward")
-    assert gather_contractions(ours) == 1
+    assert rewrite_where_cheaper(ours, (cheaper_contractions,)) == 1
     verify(ours)
     # The first product is no longer summed over "data"; the second keeps its
     # all-reduce over "model": gathering its operands would receive 5,120 B, not 1,280.
@@ -60,7 +66,7 @@ def test_a_rewrite_never_costs_more_in_time_or_bytes() -> None:
     for path in sorted(CORPUS.glob("*.mlir")):
         shardy = _explicit(path.stem)
         ours = _explicit(path.stem)
-        if gather_contractions(ours) == 0:
+        if rewrite_where_cheaper(ours) == 0:
             continue
         before, after = _local_cost(shardy), _local_cost(ours)
         assert after.time_s <= before.time_s, path.stem
@@ -68,7 +74,7 @@ def test_a_rewrite_never_costs_more_in_time_or_bytes() -> None:
 
 
 def test_the_partitioned_programs_compute_the_same_numbers() -> None:
-    for name in ("mlp_forward", "mlp_train_step", "sharding_constraints"):
+    for name in ("mlp_forward", "mlp_train_step", "sharding_constraints", "elementwise_zoo"):
         module = parse_module((CORPUS / f"{name}.mlir").read_text())
         arrays = np.load(CORPUS / f"{name}.npz")
         inputs, expected = (
@@ -80,3 +86,44 @@ def test_the_partitioned_programs_compute_the_same_numbers() -> None:
             local = partition(module)
         for got, want in zip(simulate(local, *inputs), expected, strict=True):
             np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+
+
+def _ops(program, name: str) -> list:
+    return [op for op in program.walk() if op.name == name]
+
+
+def test_an_interior_pad_gathers_its_operand_not_its_larger_result() -> None:
+    shardy = _explicit("elementwise_zoo")
+    ours = _explicit("elementwise_zoo")
+    assert rewrite_where_cheaper(ours, (cheaper_computations_at_use,)) > 0
+    verify(ours)
+    # The interior pad 10x18 -> 10x35 that the call to @_flip wants [{"data"}, {}]:
+    # Shardy pads at [{"data"}, {"model"}] and gathers the result; ours pads whole
+    # along dim 1 from an operand gathered over "model":(1)2.
+    interior = [
+        p for p in _ops(ours, "stablehlo.pad") if str(p.results[0].type) == "tensor<10x35xf32>"
+    ]
+    (pad,) = interior
+    assert (
+        str(pad.attributes["sdy.sharding"]) == '#sdy.sharding_per_value<[<@mesh, [{"data"}, {}]>]>'
+    )
+    assert [u.owner.name for u in pad.results[0].uses] == ["func.call"]
+    before, after = _local_cost(shardy), _local_cost(ours)
+    assert after.time_s < before.time_s
+    assert after.bytes_received < before.bytes_received
+
+
+# Random programs where an op computed at its user's sharding is cheaper.
+_AT_USE_SEEDS = (16, 24, 54, 59, 67)
+
+
+def test_random_programs_computed_at_use_give_the_same_numbers() -> None:
+    for seed in _AT_USE_SEEDS:
+        text = random_program(seed, max_ops=20)
+        program = propagated_program(parse_module(text))
+        insert_explicit_reshards(program, full_version=True)
+        assert rewrite_where_cheaper(program, (cheaper_computations_at_use,)) > 0, seed
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            result = check(parse_module(text), seed=seed)
+        assert result.ok, (seed, result)

@@ -1,0 +1,62 @@
+"""The partitioner's choices made by the per-device program they give.
+
+After Shardy's explicit reshards and before they become collectives, each
+pass of `PASSES` proposes rewrites of the global program, each judged on
+its own fragment (`shardonnay.partitioner.fragments`): matmuls made from
+gathered operands (`gathered_contractions`), ops computed at the sharding
+their user wants (`computed_at_use`). A fragment judged alone cannot see
+collectives that would have combined with others elsewhere, so a pass's
+rewrites are kept only where the whole per-device program is `better` with
+them: no slower and no more bytes, one of them strictly less.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+from shardonnay.ir.core import Module, building
+from shardonnay.partitioner.computed_at_use import cheaper_computations_at_use
+from shardonnay.partitioner.fragments import FragmentCosts, better, program_cost
+from shardonnay.partitioner.gathered_contractions import cheaper_contractions
+
+__all__ = ["PASSES", "rewrite_where_cheaper"]
+
+# A pass: the rewrites of a module it finds cheaper, each judged on the module
+# as the caller leaves it after applying the one before.
+Pass = Callable[[Module, FragmentCosts], Iterator[Callable[[], None]]]
+
+PASSES: tuple[Pass, ...] = (cheaper_contractions, cheaper_computations_at_use)
+
+
+def rewrite_where_cheaper(module: Module, passes: tuple[Pass, ...] = PASSES) -> int:
+    """Rewrites `module` in place with each pass's rewrites in turn where the
+    whole per-device program is better with them; returns how many."""
+    costs = FragmentCosts()
+    rewritten = 0
+    cost_before = None
+    for find in passes:
+        # Nothing changes before the first rewrite: where there is none, the
+        # module need not be copied (programs seldom have one). The scan's
+        # scratch programs are small: their cycles wait for the collector.
+        with building():
+            first = next(find(module, costs), None)
+        if first is None:
+            continue
+        trial = module.copy()
+        _apply(find, trial, costs)
+        if cost_before is None:
+            cost_before = program_cost(module)
+        cost_after = program_cost(trial)
+        if cost_before is None or cost_after is None or not better(cost_after, cost_before):
+            continue
+        rewritten += _apply(find, module, costs)  # the same choices: their costs are known
+        cost_before = cost_after
+    return rewritten
+
+
+def _apply(find: Pass, module: Module, costs: FragmentCosts) -> int:
+    count = 0
+    for rewrite in find(module, costs):
+        rewrite()
+        count += 1
+    return count
