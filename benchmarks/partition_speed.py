@@ -18,8 +18,9 @@ The program is partitioned as `shardonnay.partition` does it and reported as
 
 * `propagate`: `propagated_program` (Shardy's propagation pipeline);
 * `explicit`: `insert_explicit_reshards(full_version=True)`;
-* `gather`: `gather_contractions` (matmuls made from gathered operands
-  where the per-device program communicates less);
+* `gather`: `rewrite_where_cheaper` (matmuls made from gathered operands,
+  ops computed at their user's sharding, where the per-device program
+  communicates less);
 * `to-coll.`: `lower_reshards` and `merge_repeated_collectives`
   (`sdy-reshard-to-collectives`, with the planner's reshards);
 * `local`: `convert_global_to_local` and `improve_collectives` (the
@@ -55,7 +56,7 @@ import propagate  # the transformer generators (and 8 host CPU devices for jax)
 from shardonnay.export.explicit_reshards import insert_explicit_reshards
 from shardonnay.ir.core import Module
 from shardonnay.partitioner.analysis.report import report_of
-from shardonnay.partitioner.gathered_contractions import gather_contractions
+from shardonnay.partitioner.cheaper_rewrites import rewrite_where_cheaper
 from shardonnay.partitioner.local.convert import convert_global_to_local
 from shardonnay.partitioner.program import propagated_program
 from shardonnay.partitioner.repeated_collectives import merge_repeated_collectives
@@ -152,7 +153,7 @@ def partition_phases(module: Module) -> tuple[dict[str, float], float]:
         program = propagated.copy()
         insert_explicit_reshards(program, full_version=True)
         lap("explicit")
-        gather_contractions(program)
+        rewrite_where_cheaper(program)
         lap("gather")
         explicit = lower_reshards(program, reshards="shardonnay")
         merge_repeated_collectives(explicit)

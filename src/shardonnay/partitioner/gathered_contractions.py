@@ -7,7 +7,7 @@ reshards keep the contracted dims sharded and all-reduce the partial
 products (`sdy.all_reduce {axes}`), then reshard the sum to what its user
 wants. The same result comes from operands whose contracted dims are whole:
 each device multiplies its rows by whole columns, with no sum to reduce.
-`gather_contractions` makes that choice per matmul by what the per-device
+`cheaper_contractions` makes that choice per matmul by what the per-device
 programs of the alternatives communicate: the product made directly with
 the sharding the sum is resharded to, or with the sum's own sharding (then
 resharded as before). It rewrites a matmul only where an alternative takes
