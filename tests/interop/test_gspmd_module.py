@@ -233,7 +233,7 @@ def test_random_gspmd_modules_round_trip_exactly():
 @pytest.mark.parametrize("name", ["shard_map_psum", "partial_manual"])
 def test_shard_map_bodies_written_inline_import_as_called_ones(name):
     """A shard_map whose body sits between its custom calls (no `call @shmap_body`)."""
-    from shardonnay.testing.inline import inline_calls
+    from shardonnay.ir.inline import inline_calls
 
     called = _read(name, "gspmd")
     inline = inline_calls(called)

@@ -114,6 +114,23 @@ def test_an_interior_pad_gathers_its_operand_not_its_larger_result() -> None:
     assert after.bytes_received < before.bytes_received
 
 
+def test_users_are_visited_first_so_a_gather_moves_up_a_chain_of_pads() -> None:
+    """With the calls inlined (as `partition` does), computing the interior pad
+    whole along dim 1 reshards its operand, the first pad's result; that pad is
+    then computed whole too, and the gather moves to the 8x16 value before both
+    (192 B instead of the 10x35 result's 540 B)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        explicit = explicit_collectives(parse_module((CORPUS / "elementwise_zoo.mlir").read_text()))
+    pads = _ops(explicit, "stablehlo.pad")
+    assert [str(p.results[0].type) for p in pads] == ["tensor<10x18xf32>", "tensor<10x35xf32>"]
+    whole_dim_1 = '#sdy.sharding_per_value<[<@mesh, [{"data"}, {}]>]>'
+    assert [str(p.attributes["sdy.sharding"]) for p in pads] == [whole_dim_1, whole_dim_1]
+    gather = pads[0].operands[0].op
+    assert gather.name == "sdy.all_gather" and str(gather.operands[0].type) == "tensor<8x16xf32>"
+    assert pads[1].operands[0] is pads[0].results[0]
+
+
 # Random programs where an op computed at its user's sharding is cheaper.
 _AT_USE_SEEDS = (16, 24, 54, 59, 67)
 

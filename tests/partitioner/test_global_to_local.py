@@ -26,13 +26,13 @@ from shardonnay import parse_module, run
 from shardonnay.axes import AxisRef
 from shardonnay.collectives.exchange import device_groups
 from shardonnay.errors import PartitionError
+from shardonnay.ir.inline import inline_calls
 from shardonnay.layout import device_slices
 from shardonnay.mesh import Mesh
 from shardonnay.partitioner.local.context import axes_index, offset_table
 from shardonnay.partitioner.local.convert import convert_global_to_local
 from shardonnay.runtime.simulator import simulate
 from shardonnay.sharding import DimSharding, TensorSharding
-from shardonnay.testing.inline import inline_calls
 from shardonnay.testing.partitioned_programs import (
     MESH,
     assert_local_program_computes_the_same,

@@ -11,13 +11,14 @@ sharding where the per-device program of that fragment (the operands'
 reshards, the op) takes no more alpha-beta time and receives no more bytes,
 one of them strictly less (`shardonnay.partitioner.fragments`).
 
-For example, in `tests/corpus/elementwise_zoo.mlir` an interior `pad` of a
-`10x18` value sharded `[{"data"}, {"model":(1)2}]` makes `10x35` sharded
-`[{"data"}, {"model"}]`, which the call after it wants `[{"data"}, {}]`.
-Shardy's reshards slice the operand over `"model":(2)2`, pad (halos between
-the model shards: 60 B) and gather the result over `"model"` (540 B).
-Gathering the operand over `"model":(1)2` (180 B) and padding it whole along
-dim 1 gives the wanted result with no halo.
+For example, in `tests/corpus/elementwise_zoo.mlir` a `pad` makes `10x18`
+out of an `8x16` value sharded `[{"data"}, {"model"}]`, and an interior
+`pad` of that makes `10x35`, which its user reads resharded to
+`[{"data"}, {}]`. Shardy's reshards pad both sharded (halos between the
+model shards) and gather the `10x35` result over `"model"` (540 B). Visited users
+first, the interior pad is computed whole along dim 1, which moves the
+gather to its operand (300 B), and then the first pad too, which moves it to
+the `8x16` value: 192 B, and no halo.
 """
 
 from __future__ import annotations
@@ -70,11 +71,14 @@ def cheaper_computations_at_use(
 ) -> Iterator[Callable[[], None]]:
     """The rewrites of the ops of `module`, a global program with explicit
     reshards (before they become collectives), that are cheaper computed at
-    the sharding their one user wants (see the module docstring), in program
-    order. Each is judged on the module as the caller leaves it after
-    applying the one before."""
+    the sharding their one user wants (see the module docstring), users
+    before the ops they read: a rewrite reshards an op's operands, which may
+    make the op that defines one the next candidate. Each is judged on the
+    module as the caller leaves it after applying the one before."""
     for block in list(module.function_blocks()):
-        for op in list(block.ops):
+        for op in reversed(list(block.ops)):
+            if op.parent is not block:  # an operand's reshard a rewrite erased
+                continue
             found = _result_reshard(op)
             if found is None:
                 continue

@@ -27,10 +27,9 @@ from shardonnay.ir.core import Func, Module, Op, Value
 from shardonnay.ir.shardings import SHARDING, set_sharding, sharding_of
 from shardonnay.ir.types import TensorType
 from shardonnay.partitioner.analysis.cost import collective_costs
-from shardonnay.partitioner.local.convert import convert_global_to_local
+from shardonnay.partitioner.per_device import per_device_program
 from shardonnay.partitioner.repeated_collectives import merge_repeated_collectives
 from shardonnay.partitioner.reshard.planned import lower_reshards
-from shardonnay.partitioner.scattered_reductions import improve_collectives
 from shardonnay.sharding import TensorSharding
 
 __all__ = ["Cost", "Fragment", "FragmentCosts", "Move", "Step", "better", "program_cost"]
@@ -52,9 +51,7 @@ def program_cost(module: Module) -> Cost | None:
     try:
         explicit = lower_reshards(module.copy())
         merge_repeated_collectives(explicit)
-        local = convert_global_to_local(explicit)
-        improve_collectives(local)
-        report = collective_costs(local)
+        report = collective_costs(per_device_program(explicit))
     except ShardonnayError:
         return None
     return round(report.time_s, 12), report.bytes_received

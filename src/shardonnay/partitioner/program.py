@@ -7,11 +7,11 @@ then makes the program local:
    value gets a sharding (skipped with `propagate=False`, for a program
    whose shardings are already decided);
 2. `sdy-insert-explicit-reshards{enable-full-version=true}`: every op's
-   operands and results agree, through `sdy.reshard`s and `sdy.all_reduce`s;
-   then, unless `reshards="shardy"`, a matmul whose partial product is
-   all-reduced is made from operands gathered along the contracted dims
-   where that communicates less in time and bytes
-   (`shardonnay.partitioner.gathered_contractions`);
+   operands and results agree, through `sdy.reshard`s and `sdy.all_reduce`s.
+   Unless `reshards="shardy"`, calls are inlined first (`shardonnay.ir.inline`,
+   as XLA does), and afterwards matmuls are made from operands gathered along
+   the contracted dims and ops computed at their user's sharding where the
+   per-device program is cheaper (`shardonnay.partitioner.cheaper_rewrites`);
 3. `sdy-reshard-to-collectives`: each reshard becomes sdy collectives
    (with `reshards="shardonnay"`, the default, those of `reshard_plan`
    where they receive fewer bytes, or none where each device fetching the
@@ -20,7 +20,8 @@ then makes the program local:
    chains of collectives only; `reshards="shardy"` keeps Shardy's lowering
    of every reshard);
 4. `sdy-convert-global-to-local`: local types, StableHLO collectives on
-   device ids.
+   device ids, then reduce-scatters where cheaper and collectives combined
+   (`shardonnay.partitioner.per_device`).
 
 `explicit_collectives(module)` stops after step 3: the global program whose
 communication is explicit, which `shardonnay.partitioner.analysis.cost.collective_costs`
@@ -50,16 +51,16 @@ from __future__ import annotations
 
 from shardonnay.export.explicit_reshards import insert_explicit_reshards
 from shardonnay.ir.core import Module
+from shardonnay.ir.inline import inline_calls
 from shardonnay.ir.structure import check_structure
 from shardonnay.ops.chlo import write_computed_rules
 from shardonnay.partitioner.analysis.cost import collective_costs
 from shardonnay.partitioner.analysis.memory import peak_memory
 from shardonnay.partitioner.cheaper_rewrites import rewrite_where_cheaper
 from shardonnay.partitioner.device_limit import check_device_count
-from shardonnay.partitioner.local.convert import convert_global_to_local
+from shardonnay.partitioner.per_device import per_device_program
 from shardonnay.partitioner.repeated_collectives import merge_repeated_collectives
 from shardonnay.partitioner.reshard.planned import lower_reshards
-from shardonnay.partitioner.scattered_reductions import improve_collectives
 from shardonnay.pipeline import propagation_pipeline
 
 __all__ = [
@@ -100,6 +101,8 @@ def explicit_collectives(
     `PartitionError` up front when a mesh has more devices than `max_devices`
     (`shardonnay.partitioner.device_limit`)."""
     program = propagated_program(module, propagate=propagate, max_devices=max_devices)
+    if reshards != "shardy":  # Shardy's lowering keeps Shardy's text, calls and all
+        program = inline_calls(program)  # as XLA does: no reshards at function boundaries
     insert_explicit_reshards(program, full_version=True)
     if reshards != "shardy":
         rewrite_where_cheaper(program)  # gathered contractions, ops computed at use
@@ -129,9 +132,7 @@ def partition(
     explicit = explicit_collectives(
         module, propagate=propagate, reshards=reshards, max_devices=max_devices
     )
-    local = convert_global_to_local(explicit, max_devices=max_devices)
-    improve_collectives(local)  # reduce-scatters where cheaper; combined as XLA's combiners
-    return local
+    return per_device_program(explicit, max_devices=max_devices)
 
 
 def describe_costs(module: Module, explicit: Module, local: Module) -> str:

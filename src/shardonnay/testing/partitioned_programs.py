@@ -10,7 +10,7 @@ child process, restarted past any input it dies on (`None` for those).
 The corpus is read from `tests/corpus` of the checkout unless another
 folder is given.
 
-Programs with `func.call`s are inlined first (`shardonnay.testing.inline`):
+Programs with `func.call`s are inlined first (`shardonnay.ir.inline`):
 Shardy's conversion does not convert calls.
 """
 
@@ -28,6 +28,7 @@ import numpy as np
 from shardonnay.export.explicit_reshards import insert_explicit_reshards
 from shardonnay.export.reshard_to_collectives import reshard_to_collectives
 from shardonnay.ir.core import Module
+from shardonnay.ir.inline import inline_calls
 from shardonnay.ir.shardings import SHARDING
 from shardonnay.mesh import Mesh
 from shardonnay.partitioner.local.convert import convert_global_to_local
@@ -37,7 +38,6 @@ from shardonnay.runtime.simulator import simulate
 from shardonnay.sharding import TensorShardingPerValue
 from shardonnay.syntax.mlir_reader import parse_module
 from shardonnay.testing.checkout import checkout_folder
-from shardonnay.testing.inline import inline_calls
 from shardonnay.testing.mlir_oracle import run_pass_pipeline, run_pass_pipelines_isolated
 from shardonnay.testing.program_generator import random_program_with_inputs
 

@@ -1,9 +1,13 @@
 """Inlining `func.call`s: each call replaced by a copy of its callee's body.
 
-JAX emits helpers as private functions called from `main` (`call @relu`);
-Shardy's `sdy-convert-global-to-local` cannot convert calls, so programs are
-inlined first. Private functions that no call reaches any more are dropped
-(as MLIR's `symbol-dce` does after inlining)::
+JAX emits helpers as private functions called from `main` (`call @relu`).
+The partitioner inlines them after propagation, as XLA's call inliner does
+before its SPMD partitioner: a function's signature fixes the shardings of
+its arguments and results, which would cost reshards at every boundary, and
+collectives in different functions could not be combined. (Shardy's
+`sdy-convert-global-to-local` cannot convert calls either.) Private
+functions that no call reaches any more are dropped (as MLIR's `symbol-dce`
+does after inlining)::
 
     func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {
       %0 = call @relu(%arg0) : (tensor<4xf32>) -> tensor<4xf32>
