@@ -23,7 +23,7 @@ The program is partitioned as `shardonnay.partition` does it and reported as
   communicates less);
 * `to-coll.`: `lower_reshards` and `merge_repeated_collectives`
   (`sdy-reshard-to-collectives`, with the planner's reshards);
-* `local`: `convert_global_to_local` and `improve_collectives` (the
+* `local`: `per_device_program` (`convert_global_to_local` and `improve_collectives`: the
   per-device program);
 * `report`: `report_of` (collectives, costs, memory of the three programs).
 
@@ -55,13 +55,13 @@ import propagate  # the transformer generators (and 8 host CPU devices for jax)
 
 from shardonnay.export.explicit_reshards import insert_explicit_reshards
 from shardonnay.ir.core import Module
+from shardonnay.ir.inline import inline_calls
 from shardonnay.partitioner.analysis.report import report_of
 from shardonnay.partitioner.cheaper_rewrites import rewrite_where_cheaper
-from shardonnay.partitioner.local.convert import convert_global_to_local
+from shardonnay.partitioner.per_device import per_device_program
 from shardonnay.partitioner.program import propagated_program
 from shardonnay.partitioner.repeated_collectives import merge_repeated_collectives
 from shardonnay.partitioner.reshard.planned import lower_reshards
-from shardonnay.partitioner.scattered_reductions import improve_collectives
 from shardonnay.syntax.mlir_reader import parse_module
 
 PHASES = ("propagate", "explicit", "gather", "to-coll.", "local", "report")
@@ -150,7 +150,7 @@ def partition_phases(module: Module) -> tuple[dict[str, float], float]:
         warnings.simplefilter("ignore")  # propagation's notes about ops without rules
         propagated = propagated_program(module)
         lap("propagate")
-        program = propagated.copy()
+        program = inline_calls(propagated)  # a copy, as `explicit_collectives` makes it
         insert_explicit_reshards(program, full_version=True)
         lap("explicit")
         rewrite_where_cheaper(program)
@@ -158,8 +158,7 @@ def partition_phases(module: Module) -> tuple[dict[str, float], float]:
         explicit = lower_reshards(program, reshards="shardonnay")
         merge_repeated_collectives(explicit)
         lap("to-coll.")
-        local = convert_global_to_local(explicit)
-        improve_collectives(local)
+        local = per_device_program(explicit)
         lap("local")
         report_of(module, explicit, local, propagated=propagated)
         lap("report")
