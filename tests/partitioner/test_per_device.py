@@ -57,3 +57,13 @@ def test_calls_are_inlined_and_compute_the_same_numbers() -> None:
     assert [f.name for f in local.functions] == ["main"]
     assert not any(op.name == "func.call" for op in local.walk())
     assert check(parse_module(CALLS)).ok
+
+
+def test_calls_that_would_inline_to_too_many_ops_stay_calls(monkeypatch) -> None:
+    from shardonnay.partitioner import program
+
+    monkeypatch.setattr(program, "_inline_budget", lambda op_count: 0)
+    local = partition(parse_module(CALLS))
+    assert "scaled" in [f.name for f in local.functions]
+    assert any(op.name == "func.call" for op in local.walk())
+    assert check(parse_module(CALLS)).ok

@@ -72,3 +72,62 @@ def _inline(call: Op, callee: Func) -> None:
     for result, value in zip(call.results, returned, strict=True):
         result.replace_all_uses_with(value)
     call.erase()
+
+
+def inlined_op_count(module: Module) -> int | None:
+    """How many ops `inline_calls(module)` would hold in its public functions,
+    computed without inlining (each function's ops plus, per call, its
+    callee's count); None where calls are recursive or nest deeper than
+    `MAX_DEPTH`. A function called from several places is copied to each,
+    so the count can grow as fast as the product of the calls per level:
+    callers check it before they inline.
+
+    >>> from shardonnay.syntax.mlir_reader import parse_module
+    >>> m = parse_module('''
+    ... func.func @main(%x: tensor<f32>) -> tensor<f32> {
+    ...   %0 = call @twice(%x) : (tensor<f32>) -> tensor<f32>
+    ...   %1 = call @twice(%0) : (tensor<f32>) -> tensor<f32>
+    ...   return %1 : tensor<f32>
+    ... }
+    ... func.func private @twice(%x: tensor<f32>) -> tensor<f32> {
+    ...   %0 = stablehlo.add %x, %x : tensor<f32>
+    ...   return %0 : tensor<f32>
+    ... }''')
+    >>> inlined_op_count(m)  # main's return and twice's add, twice
+    3
+    """
+    functions = {f.name: f for f in module.functions}
+    counts: dict[str, int | None] = {}
+    visiting: set[str] = set()
+
+    def count(name: str, depth: int) -> int | None:
+        if name in counts:
+            return counts[name]
+        if name in visiting or depth > MAX_DEPTH:
+            return None
+        visiting.add(name)
+        total = 0
+        for op in functions[name].walk():
+            callee = op.attributes.get("callee") if op.name == "func.call" else None
+            if callee is None or callee.name not in functions:
+                total += 1
+                continue
+            if functions[callee.name].is_declaration:
+                total += 1
+                continue
+            inner = count(callee.name, depth + 1)
+            if inner is None:
+                return None
+            total += inner - 1  # the callee's ops, without its return
+        visiting.discard(name)
+        counts[name] = total
+        return total
+
+    total = 0
+    for f in module.functions:
+        if f.visibility != "private":
+            n = count(f.name, 0)
+            if n is None:
+                return None
+            total += n
+    return total

@@ -51,7 +51,7 @@ from __future__ import annotations
 
 from shardonnay.export.explicit_reshards import insert_explicit_reshards
 from shardonnay.ir.core import Module
-from shardonnay.ir.inline import inline_calls
+from shardonnay.ir.inline import inline_calls, inlined_op_count
 from shardonnay.ir.structure import check_structure
 from shardonnay.ops.chlo import write_computed_rules
 from shardonnay.partitioner.analysis.cost import collective_costs
@@ -102,7 +102,7 @@ def explicit_collectives(
     (`shardonnay.partitioner.device_limit`)."""
     program = propagated_program(module, propagate=propagate, max_devices=max_devices)
     if reshards != "shardy":  # Shardy's lowering keeps Shardy's text, calls and all
-        program = inline_calls(program)  # as XLA does: no reshards at function boundaries
+        program = _inlined(program)  # as XLA does: no reshards at function boundaries
     insert_explicit_reshards(program, full_version=True)
     if reshards != "shardy":
         rewrite_where_cheaper(program)  # gathered contractions, ops computed at use
@@ -110,6 +110,22 @@ def explicit_collectives(
     if reshards != "shardy":  # Shardy's lowering keeps Shardy's text
         merge_repeated_collectives(explicit)
     return explicit
+
+
+# Inlining copies a function to every call of it: a program inlined to more ops
+# than this keeps its calls (functions calling functions, each several times,
+# would grow it as the product of the calls per level).
+def _inline_budget(op_count: int) -> int:
+    return 4 * op_count + 100_000
+
+
+def _inlined(program: Module) -> Module:
+    """`program` with its calls inlined (a copy), or `program` itself where
+    they are recursive or would make more ops than `_inline_budget`."""
+    count = inlined_op_count(program)
+    if count is None or count > _inline_budget(sum(1 for _ in program.walk())):
+        return program
+    return inline_calls(program)
 
 
 def partition(
