@@ -50,6 +50,19 @@ from shardonnay.sharding import (
     read_manual_axes,
 )
 
+
+def inside_manual_computation(op: Op) -> bool:
+    """Whether `op` is in the body of an `sdy.manual_computation` (at any
+    depth): its values are local along the manual axes and name the free
+    axes only."""
+    parent = op.parent_op
+    while parent is not None:
+        if parent.name == "sdy.manual_computation":
+            return True
+        parent = parent.parent_op
+    return False
+
+
 _ATTRS = ("in_shardings", "out_shardings", "manual_axes")
 
 

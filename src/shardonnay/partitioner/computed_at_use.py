@@ -30,8 +30,16 @@ from dataclasses import dataclass
 from shardonnay.export.insertion import insert_before, reshard
 from shardonnay.ir.core import Module, Op, Value
 from shardonnay.ir.shardings import set_sharding, sharding_of
+from shardonnay.ops.manual_computation import inside_manual_computation
 from shardonnay.ops.rules import rule_for
-from shardonnay.partitioner.fragments import Fragment, FragmentCosts, Move, Step, better
+from shardonnay.partitioner.fragments import (
+    Fragment,
+    FragmentCosts,
+    Move,
+    Step,
+    better,
+    own_reshards,
+)
 from shardonnay.sharding import DimSharding, TensorSharding
 
 __all__ = ["cheaper_computations_at_use"]
@@ -107,18 +115,14 @@ def _result_reshard(op: Op) -> _ResultReshard | None:
         return None
     if current.unreduced or wanted.unreduced or result_reshard.parent is not op.parent:
         return None
-    parent = op.parent_op
-    while parent is not None:  # a manual computation's values name its free axes only
-        if parent.name == "sdy.manual_computation":
-            return None
-        parent = parent.parent_op
-    sources, operand_reshards = [], []
-    for v in op.operands:
-        defining = v.op
-        is_own = defining is not None and defining.name == "sdy.reshard" and len(v.uses) == 1
-        operand_reshards.append(defining if is_own else None)
-        sources.append(defining.operands[0] if is_own else v)
-    return _ResultReshard(op, result_reshard, tuple(sources), tuple(operand_reshards))
+    if inside_manual_computation(op):
+        return None
+    operand_reshards = own_reshards(op)
+    sources = [
+        v if r is None else r.operands[0]
+        for v, r in zip(op.operands, operand_reshards, strict=True)
+    ]
+    return _ResultReshard(op, result_reshard, tuple(sources), operand_reshards)
 
 
 def _operand_shardings(found: _ResultReshard) -> tuple[TensorSharding, ...] | None:

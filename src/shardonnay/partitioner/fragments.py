@@ -32,7 +32,16 @@ from shardonnay.partitioner.repeated_collectives import merge_repeated_collectiv
 from shardonnay.partitioner.reshard.planned import lower_reshards
 from shardonnay.sharding import TensorSharding
 
-__all__ = ["Cost", "Fragment", "FragmentCosts", "Move", "Step", "better", "program_cost"]
+__all__ = [
+    "Cost",
+    "Fragment",
+    "FragmentCosts",
+    "Move",
+    "Step",
+    "better",
+    "own_reshards",
+    "program_cost",
+]
 
 # (alpha-beta seconds, bytes the busiest device receives) of a per-device program.
 Cost = tuple[float, int]
@@ -55,6 +64,17 @@ def program_cost(module: Module) -> Cost | None:
     except ShardonnayError:
         return None
     return round(report.time_s, 12), report.bytes_received
+
+
+def own_reshards(op: Op) -> tuple[Op | None, ...]:
+    """Per operand of `op`, the `sdy.reshard` that makes it for `op` alone (its
+    one use), or None where the operand is used as it is."""
+    owned: list[Op | None] = []
+    for v in op.operands:
+        defining = v.op
+        is_own = defining is not None and defining.name == "sdy.reshard" and len(v.uses) == 1
+        owned.append(defining if is_own else None)
+    return tuple(owned)
 
 
 @dataclass(frozen=True)

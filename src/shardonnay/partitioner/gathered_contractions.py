@@ -34,8 +34,16 @@ from shardonnay.axes import AxisRef
 from shardonnay.export.insertion import insert_before, reshard
 from shardonnay.ir.core import Module, Op, Value
 from shardonnay.ir.shardings import set_sharding, sharding_of
+from shardonnay.ops.manual_computation import inside_manual_computation
 from shardonnay.ops.rules import rule_for
-from shardonnay.partitioner.fragments import Fragment, FragmentCosts, Move, Step, better
+from shardonnay.partitioner.fragments import (
+    Fragment,
+    FragmentCosts,
+    Move,
+    Step,
+    better,
+    own_reshards,
+)
 from shardonnay.sharding import DimSharding, TensorSharding
 
 __all__ = ["cheaper_contractions"]
@@ -113,21 +121,13 @@ def _contraction(op: Op) -> _Contraction | None:
     all_reduce = uses[0].owner
     if all_reduce.parent is not op.parent or sharding_of(op.results[0]) is None:
         return None
-    parent = op.parent_op
-    while parent is not None:  # a manual computation's values name its free axes only
-        if parent.name == "sdy.manual_computation":
-            return None
-        parent = parent.parent_op
+    if inside_manual_computation(op):
+        return None
     after = all_reduce.results[0].uses
     result_reshard = None
     if len(after) == 1 and after[0].owner.name == "sdy.reshard":
         result_reshard = after[0].owner
-    operand_reshards = []
-    for v in op.operands:
-        defining = v.op
-        is_own = defining is not None and defining.name == "sdy.reshard" and len(v.uses) == 1
-        operand_reshards.append(defining if is_own else None)
-    a, b = operand_reshards
+    a, b = own_reshards(op)
     return _Contraction(op, (a, b), all_reduce, result_reshard)
 
 

@@ -79,6 +79,7 @@ from shardonnay.ir.core import Func, Module, Op, Value
 from shardonnay.ir.shardings import SHARDING, sharding_of
 from shardonnay.ir.types import TensorType, numpy_dtype
 from shardonnay.mesh import Mesh
+from shardonnay.ops.manual_computation import inside_manual_computation
 from shardonnay.ops.registry import lookup
 from shardonnay.partitioner.analysis.cost import collective_costs
 from shardonnay.partitioner.local.convert import convert_global_to_local
@@ -111,7 +112,7 @@ def lower_reshards(module: Module, *, reshards: str = "shardonnay") -> Module:
     chosen: dict[tuple, list[Step] | None] = {}  # programs repeat their moves
     for op in to_lower:
         source = op.operands[0]
-        manual = _inside_manual_computation(op)
+        manual = inside_manual_computation(op)
         chain = _chain(source, lower_reshard(op, meshes))
         if chain and not manual:
             _replace_if_cheaper(chain, module, meshes, direct=direct, known=chosen)
@@ -350,12 +351,3 @@ def _received(module: Module, move: _Move, steps, *, local: bool = False) -> int
 def _even(sharding: TensorSharding, mesh: Mesh, shape: Sequence[int]) -> bool:
     """Every dim splits into equal shards (no padding)."""
     return all(n % d.sharded_size(mesh) == 0 for n, d in zip(shape, sharding.dims, strict=True))
-
-
-def _inside_manual_computation(op: Op) -> bool:
-    parent = op.parent_op
-    while parent is not None:
-        if parent.name == "sdy.manual_computation":
-            return True
-        parent = parent.parent_op
-    return False
