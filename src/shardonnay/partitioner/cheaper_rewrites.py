@@ -24,7 +24,7 @@ from shardonnay.errors import ShardonnayError
 from shardonnay.ir.core import Module, building
 from shardonnay.partitioner.analysis.cost import collective_costs
 from shardonnay.partitioner.computed_at_use import cheaper_computations_at_use
-from shardonnay.partitioner.fragments import FragmentCosts, better, program_cost
+from shardonnay.partitioner.fragments import Cost, FragmentCosts, better, program_cost
 from shardonnay.partitioner.gathered_contractions import cheaper_contractions
 from shardonnay.partitioner.reshard.planned import lower_reshards
 
@@ -42,8 +42,8 @@ def rewrite_where_cheaper(module: Module, passes: tuple[Pass, ...] = PASSES) -> 
     whole per-device program is better with them; returns how many."""
     costs = FragmentCosts()
     rewritten = 0
-    cost_before = None
-    cap: list[int | None] = []  # Shardy's collectives' bytes, once needed
+    before: Cost | None = None
+    shardys_bytes: int | None = None  # of the program as Shardy's reshards leave it
     for find in passes:
         # Nothing changes before the first rewrite: where there is none, the
         # module need not be copied (programs seldom have one). The scan's
@@ -54,21 +54,23 @@ def rewrite_where_cheaper(module: Module, passes: tuple[Pass, ...] = PASSES) -> 
             continue
         trial = module.copy()
         _apply(find, trial, costs)
-        if cost_before is None:
-            cost_before = program_cost(module)
-        cost_after = program_cost(trial)
-        if cost_before is None or cost_after is None:
+        if before is None:
+            before, shardys_bytes = program_cost(module), _shardys_bytes(module)
+        after = program_cost(trial)
+        if before is None or after is None or not _accepted(after, before, shardys_bytes):
             continue
-        if not better(cost_after, cost_before):
-            if cost_after[0] >= cost_before[0]:
-                continue
-            if not cap:
-                cap.append(_shardy_bytes(module))
-            if cap[0] is None or cost_after[1] > max(cap[0], cost_before[1]):
-                continue
         rewritten += _apply(find, module, costs)  # the same choices: their costs are known
-        cost_before = cost_after
+        before = after
     return rewritten
+
+
+def _accepted(after: Cost, before: Cost, shardys_bytes: int | None) -> bool:
+    """`better`, or faster receiving no more bytes than Shardy's collectives do."""
+    if better(after, before):
+        return True
+    if after[0] >= before[0] or shardys_bytes is None:
+        return False
+    return after[1] <= max(shardys_bytes, before[1])
 
 
 def _apply(find: Pass, module: Module, costs: FragmentCosts) -> int:
@@ -79,7 +81,7 @@ def _apply(find: Pass, module: Module, costs: FragmentCosts) -> int:
     return count
 
 
-def _shardy_bytes(module: Module) -> int | None:
+def _shardys_bytes(module: Module) -> int | None:
     """Bytes the busiest device receives in the collectives of global program
     `module` with its reshards lowered as Shardy lowers them (None where it
     cannot be lowered). `module` is left as it is."""
