@@ -5,11 +5,12 @@ pass of `PASSES` proposes rewrites of the global program, each judged on
 its own fragment (`shardonnay.partitioner.fragments`): matmuls made from
 gathered operands (`gathered_contractions`), ops computed at the sharding
 their user wants (`computed_at_use`). A fragment judged alone cannot see
-collectives that would have combined with others elsewhere, so a pass's
-rewrites are kept only where the whole per-device program is better with
-them: no slower and no more bytes, one of them strictly less (`better`), or
-faster and receiving no more bytes than Shardy's partitioner's collectives
-would (the global program with its reshards lowered as Shardy lowers them).
+collectives that would have combined with others elsewhere, so rewrites are
+kept only where the whole per-device program is better with them (all the
+passes' where they are together, else each pass's on its own): no slower
+and no more bytes, one of them strictly less (`better`), or faster and
+receiving no more bytes than Shardy's partitioner's collectives would (the
+global program with its reshards lowered as Shardy lowers them).
 Within what Shardy's program moves, time decides:
 `tests/corpus/mlp_train_step.mlir` gathers its first weight rather than
 reducing the partial product, receiving 512 B more (5,000 B; Shardy's
@@ -38,29 +39,47 @@ PASSES: tuple[Pass, ...] = (cheaper_contractions, cheaper_computations_at_use)
 
 
 def rewrite_where_cheaper(module: Module, passes: tuple[Pass, ...] = PASSES) -> int:
-    """Rewrites `module` in place with each pass's rewrites in turn where the
-    whole per-device program is better with them; returns how many."""
+    """Rewrites `module` in place with the passes' rewrites where the whole
+    per-device program is better with them; returns how many.
+
+    The passes run in turn on a copy, and their rewrites are made on
+    `module` where that copy is better. Where it is not, each pass is judged
+    on its own, on top of the ones kept before it."""
     costs = FragmentCosts()
-    rewritten = 0
-    before: Cost | None = None
-    shardys_bytes: int | None = None  # of the program as Shardy's reshards leave it
+    trial: Module | None = None
+    found: list[Pass] = []
     for find in passes:
         # Nothing changes before the first rewrite: where there is none, the
         # module need not be copied (programs seldom have one). The scan's
         # scratch programs are small: their cycles wait for the collector.
         with building():
-            first = next(find(module, costs), None)
-        if first is None:
-            continue
-        trial = module.copy()
+            if next(find(module if trial is None else trial, costs), None) is None:
+                continue
+        if trial is None:
+            trial = module.copy()
         _apply(find, trial, costs)
-        if before is None:
-            before, shardys_bytes = program_cost(module), _shardys_bytes(module)
-        after = program_cost(trial)
-        if before is None or after is None or not _accepted(after, before, shardys_bytes):
+        found.append(find)
+    if trial is None:
+        return 0
+    before = program_cost(module)
+    if before is None:
+        return 0
+    shardys_bytes = _shardys_bytes(module)
+    after = program_cost(trial)
+    if after is not None and _accepted(after, before, shardys_bytes):
+        # the same choices: their costs are known
+        return sum(_apply(find, module, costs) for find in found)
+    if len(found) == 1:
+        return 0
+    rewritten = 0
+    for find in found:
+        trial = module.copy()
+        if _apply(find, trial, costs) == 0:
             continue
-        rewritten += _apply(find, module, costs)  # the same choices: their costs are known
-        before = after
+        after = program_cost(trial)
+        if after is not None and _accepted(after, before, shardys_bytes):
+            rewritten += _apply(find, module, costs)
+            before = after
     return rewritten
 
 
