@@ -425,14 +425,14 @@ class _Driver(ShardingStore):
         self._propagate_func_results()
 
     def _sweep(self) -> bool:
-        stack = self._stack = list(reversed(self.order))
+        stage = self.stage if self.recorder is None else None
+        stack = self._stack = self._initial_stack(stage)
         queued = self._queued = set(stack)
         visit, items, erasable = self._visit, self._items, self._erasable
         # An op visited before in this stage and clean since is passed over
         # here, as `_visit` would pass it over (most items, after the first
         # stage: each stage sweeps every item).
         op_items, clean = self._op_items, self._clean
-        stage = self.stage if self.recorder is None else None
         changed = erased = False
         self.sweeps += 1
         steps = tracker(f"propagating (sweep {self.sweeps})", len(stack))
@@ -461,6 +461,48 @@ class _Driver(ShardingStore):
             self.order = [item for item in self.order if item in items]
         steps.finish()
         return changed
+
+    def _initial_stack(self, stage: int | None) -> list[Item]:
+        """The items a sweep of op-priority `stage` starts with, the first
+        last: those of `order`, but the ops through which no factor
+        propagates in `stage` (inert directions). Visiting one changes
+        nothing and pushes nothing, so leaving it out changes no other
+        visit: it is pushed like any item when a neighbour changes, and its
+        visit then changes nothing either. (In stage 0, an op whose
+        operands have other uses is inert only until dead ops erased in the
+        sweep leave it their only user; it stays, unless it is inert in
+        stage 1 too, whatever the uses.)"""
+        if stage is None:
+            return list(reversed(self.order))
+        inert, erasable = self.directions.inert, self._erasable
+        stack = []
+        for item in reversed(self.order):
+            if item not in erasable and not isinstance(item, DataFlowEdge):
+                op_item = self._op_item(item)
+                if op_item is not None:
+                    directions = self._stage_directions(item, op_item)
+                    if directions[stage] in inert and directions[max(stage, 1)] in inert:
+                        continue
+            stack.append(item)
+        return stack
+
+    def _op_item(self, op: Op) -> _OpItem | None:
+        """What propagating through `op` needs (None for an op without a
+        rule: a barrier, or an op listed only to be erased once unused)."""
+        op_item = self._op_items.get(op)
+        if op_item is None:
+            rule = self.rules.get(op)
+            if rule is None:
+                return None
+            op_item = _OpItem(op.operands, tuple(op.results), rule, self._is_elementwise(op))
+            self._op_items[op] = op_item
+        return op_item
+
+    def _stage_directions(self, op: Op, op_item: _OpItem) -> list[Directions]:
+        """The directions of the factors of `op` in each op-priority stage."""
+        if op_item.stage_directions is None:
+            op_item.stage_directions = self.directions.per_stage(op, op_item.rule)
+        return op_item.stage_directions
 
     def _erase(self, op: Op) -> None:
         """Erases `op`, with the ops nested in it (users before definitions),
@@ -545,19 +587,13 @@ class _Driver(ShardingStore):
                 False,
                 item=item,
             )
-        op_item = self._op_items.get(item)
-        if op_item is None:
-            rule = self.rules[item]
-            if rule is None:  # an op listed only to be erased once unused
-                return False
-            op_item = _OpItem(item.operands, tuple(item.results), rule, self._is_elementwise(item))
-            self._op_items[item] = op_item
+        op_item = self._op_item(item)
+        if op_item is None:  # an op listed only to be erased once unused
+            return False
         if self.stage is None:
             directions = self.directions.both_ways(op_item.rule.num_factors)
         else:
-            if op_item.stage_directions is None:
-                op_item.stage_directions = self.directions.per_stage(item, op_item.rule)
-            directions = op_item.stage_directions[self.stage]
+            directions = self._stage_directions(item, op_item)[self.stage]
         if self._clean.get(item) is directions and self.recorder is None:
             return False  # (as `_propagate` would find, sooner)
         return self._propagate(
