@@ -50,12 +50,12 @@ from collections.abc import Set as AbstractSet
 from shardonnay.errors import ShardingError
 from shardonnay.ir.core import Func, Module, Op, Value
 from shardonnay.ir.shardings import (
-    SHARDING,
     func_result_sharding,
     set_func_result_sharding,
     sharding_of,
 )
 from shardonnay.ir.types import TensorType
+from shardonnay.ir.verifier import alike_key
 from shardonnay.mesh import Mesh
 from shardonnay.ops.registry import lookup
 from shardonnay.ops.rules import _USER_RULES, rule_for
@@ -198,13 +198,9 @@ class ShardingStore:
         return rule
 
     def _look(self, op: Op) -> tuple | None:
-        """What `rule_for(op)` is computed from, by identity: the op's name
-        and the objects of its operand and result types and of its
-        attributes (but its sharding, which no rule reads). Ops parsed from alike lines, or copied from one op, share
-        those objects, so that the rule of one is the rule of all (the entry
-        keeps one such op alive, so that no identity is reused). None for
-        an op whose rule may look further (into its regions, at the ops
-        producing its operands, or a rule registered by name)."""
+        """What `rule_for(op)` is computed from, by identity (`alike_key`);
+        None for an op whose rule may look further (into its regions, at
+        the ops producing its operands, or a rule registered by name)."""
         name = op.name
         plain = self._plain_rule_names.get(name)
         if plain is None:
@@ -213,13 +209,7 @@ class ShardingStore:
             )
         if not plain or op.regions:
             return None
-        return (
-            name,
-            *[id(v.type) for v in op.operands],
-            None,  # (operands and results apart)
-            *[id(r.type) for r in op.results],
-            *[(k, id(v)) for k, v in op.attributes.items() if k != SHARDING],
-        )
+        return alike_key(op)
 
     def _looked_up_rule(self, op: Op) -> OpShardingRule | None:
         """`rule_for(op)`, None for an op with a non-tensor type or without a
