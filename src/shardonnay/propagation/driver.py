@@ -321,7 +321,11 @@ class _Driver(ShardingStore):
         self._erasable = set(erasable)
         self.factor_propagation = factor_propagation
         # The outcome of each propagation step by the identities of its inputs.
-        self.steps = StepOutcomes(self.meshes, factor_propagation, self._distinct)
+        # (Given the store's table, not its bound `_distinct`, which would tie
+        # the two in a reference cycle: the driver, its memo and everything
+        # they hold would then wait for the cyclic garbage collector.)
+        kept = self._distinct_shardings
+        self.steps = StepOutcomes(self.meshes, factor_propagation, lambda s: kept.setdefault(s, s))
         self.directions = FactorDirections()
         self._op_items: dict[Item, _OpItem] = {}
         self._items: set[Item] = set(self.order)

@@ -320,14 +320,15 @@ _BUILT_LIMIT = 4096
 
 def _fresh(tensor: TensorFactorShardings) -> TensorFactorShardings:
     """A copy of `tensor` that shares nothing mutable with it (a projection is
-    expanded in place by the one who built it)."""
+    expanded in place by the one who built it; lists copied by slicing, the
+    quickest way)."""
     return TensorFactorShardings(
         {
-            f: FactorSharding(list(s.axes), s.is_closed, s.is_minor_most, list(s.overflow_axes))
+            f: FactorSharding(s.axes[:], s.is_closed, s.is_minor_most, s.overflow_axes[:])
             for f, s in tensor.factors.items()
         },
-        list(tensor.replicated),
-        list(tensor.unreduced),
+        tensor.replicated[:],
+        tensor.unreduced[:],
     )
 
 
