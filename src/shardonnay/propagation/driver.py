@@ -629,16 +629,6 @@ class _Driver(ShardingStore):
         `conservative` (Shardy sets it for ops only, never for data-flow
         edges, barriers and function results): no axis is split. `item`:
         the item propagated through, skipped while clean (see `_clean`)."""
-        shardings, holder = self.shardings, self._holder
-
-        def old_shardings() -> tuple[list[TensorSharding | None], list[TensorSharding | None]]:
-            old_results = (
-                list(result_shardings)
-                if result_shardings is not None
-                else [shardings.get(holder.get(v, v)) for v in results]
-            )
-            return [shardings.get(holder.get(v, v)) for v in operands], old_results
-
         if self.recorder is None:
             clean = self._clean
             if item is not None and clean.get(item) is directions:
@@ -646,7 +636,11 @@ class _Driver(ShardingStore):
             outcome = None
             if directions not in self.directions.inert:  # else no factor may propagate
                 outcome = self.steps.outcome(
-                    *old_shardings(), rule, directions, is_elementwise, conservative
+                    *self._old_shardings(operands, results, result_shardings),
+                    rule,
+                    directions,
+                    is_elementwise,
+                    conservative,
                 )
             if outcome is None or not outcome[4]:
                 if item is not None:
@@ -654,7 +648,7 @@ class _Driver(ShardingStore):
                 return False
             new_operands, new_results, updated_operands, updated_results, any_updated = outcome
         else:
-            old_operands, old_results = old_shardings()
+            old_operands, old_results = self._old_shardings(operands, results, result_shardings)
             meshed = self.steps.run(
                 old_operands, old_results, rule, directions, is_elementwise, conservative
             )
@@ -687,6 +681,21 @@ class _Driver(ShardingStore):
                     continue
                 set_results(i, new)
         return any_updated
+
+    def _old_shardings(
+        self,
+        operands: Sequence[Value],
+        results: Sequence[Value],
+        result_shardings: Sequence[TensorSharding | None] | None,
+    ) -> tuple[list[TensorSharding | None], list[TensorSharding | None]]:
+        """The shardings of `operands` and of `results` (`result_shardings`
+        when given) before a step."""
+        get, holder = self.shardings.get, self._holder
+        return [get(holder.get(v, v)) for v in operands], (
+            list(result_shardings)
+            if result_shardings is not None
+            else [get(holder.get(v, v)) for v in results]
+        )
 
     def _update(self, v: Value, sharding: TensorSharding, notify: bool) -> None:
         if self.recorder is not None:
