@@ -284,19 +284,23 @@ def _factor_propagation(
 
 
 class _OpItem:
-    """What propagating through an op needs, read once."""
+    """What propagating through an op needs, read once: its operands and
+    results, and the values holding their shardings (`holders`: operands
+    then results, see `ShardingStore._key`)."""
 
-    __slots__ = ("is_elementwise", "operands", "results", "rule", "stage_directions")
+    __slots__ = ("holders", "is_elementwise", "operands", "results", "rule", "stage_directions")
 
     def __init__(
         self,
         operands: tuple[Value, ...],
         results: tuple[Value, ...],
+        holders: tuple[Value, ...],
         rule: OpShardingRule,
         is_elementwise: bool,
     ):
         self.operands = operands
         self.results = results
+        self.holders = holders
         self.rule = rule
         self.is_elementwise = is_elementwise
         # Per op-priority stage, the direction of each factor (once needed).
@@ -498,7 +502,9 @@ class _Driver(ShardingStore):
             rule = self.rules.get(op)
             if rule is None:
                 return None
-            op_item = _OpItem(op.operands, tuple(op.results), rule, self._is_elementwise(op))
+            operands, results = op.operands, tuple(op.results)
+            holders = tuple(self._key(v) for v in (*operands, *results))
+            op_item = _OpItem(operands, results, holders, rule, self._is_elementwise(op))
             self._op_items[op] = op_item
         return op_item
 
@@ -598,8 +604,8 @@ class _Driver(ShardingStore):
             directions = self.directions.both_ways(op_item.rule.num_factors)
         else:
             directions = self._stage_directions(item, op_item)[self.stage]
-        if self._clean.get(item) is directions and self.recorder is None:
-            return False  # (as `_propagate` would find, sooner)
+        if self.recorder is None:
+            return self._step_through(item, op_item, directions)
         return self._propagate(
             op_item.operands,
             op_item.results,
@@ -671,6 +677,50 @@ class _Driver(ShardingStore):
             new_operands, new_results = step.operands, step.results
             updated_operands, updated_results = step.updated_operands, step.updated_results
             any_updated = step.any_updated
+        self._apply(
+            operands,
+            results,
+            (new_operands, new_results, updated_operands, updated_results),
+            notify,
+            set_results,
+        )
+        return any_updated
+
+    def _step_through(self, op: Op, op_item: _OpItem, directions: Directions) -> bool:
+        """`_propagate` through `op`, without a recorder (the step most
+        visits take, with what it needs read once in `op_item`)."""
+        clean = self._clean
+        if clean.get(op) is directions:
+            return False
+        outcome = None
+        if directions not in self.directions.inert:  # else no factor may propagate
+            get, n = self.shardings.get, len(op_item.operands)
+            old = [get(v) for v in op_item.holders]
+            outcome = self.steps.outcome(
+                old[:n],
+                old[n:],
+                op_item.rule,
+                directions,
+                op_item.is_elementwise,
+                self.conservative,
+            )
+        if outcome is None or not outcome[4]:
+            clean[op] = directions
+            return False
+        self._apply(op_item.operands, op_item.results, outcome, True, None)
+        return True
+
+    def _apply(
+        self,
+        operands: Sequence[Value],
+        results: Sequence[Value],
+        outcome: Sequence[Any],
+        notify: bool,
+        set_results: Any,
+    ) -> None:
+        """Gives the tensors of a step their new shardings, where `outcome`
+        (new operand and result shardings, which were updated) says so."""
+        new_operands, new_results, updated_operands, updated_results = outcome[:4]
         for v, new, did in zip(operands, new_operands, updated_operands, strict=True):
             if did:
                 self._update(v, new, notify)
@@ -680,7 +730,6 @@ class _Driver(ShardingStore):
                     self._update(v, new, notify)
                     continue
                 set_results(i, new)
-        return any_updated
 
     def _old_shardings(
         self,
