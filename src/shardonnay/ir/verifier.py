@@ -153,11 +153,13 @@ class _Verifier:
             if v not in self.visible:
                 raise self.fail(op, f"operand {i} {self._describe(v, op)}")
         registered = is_registered(op.name)
-        if registered:
-            self._registered(op)
-        self._shardings(op)
-        self._sharding_rule(op)
-        self._literals(op)
+        if registered and self._registered(op):
+            # (its rule and literals are those of an op verified before)
+            self._shardings(op)
+        else:
+            self._shardings(op)
+            self._sharding_rule(op)
+            self._literals(op)
         if op.name == "func.func":
             self._function(op)
             return
@@ -253,18 +255,20 @@ class _Verifier:
 
     # -- registered ops ------------------------------------------------------------------
 
-    def _registered(self, op: Op) -> None:
+    def _registered(self, op: Op) -> bool:
+        """Verifies `op` by its definition; True when an op holding the same
+        objects (`alike_key`) was verified before, which `op` checks as."""
         alike = None
         if not op.regions and VERIFIES_ALONE in all_traits(op.name):
             alike = alike_key(op)
             if alike in self.verified_alike:
-                return  # (an op holding the same objects verified)
+                return True
         definition = lookup(op.name)
         signature = _signature(op, definition)
         if signature is not None and signature in self.verified:
             if alike is not None:
                 self.verified_alike[alike] = op
-            return  # (an op alike verified: it checks as that one did)
+            return False  # (an op alike verified: it checks as that one did)
         try:
             definition.verify(op)
         except ShardonnayError as e:
@@ -273,7 +277,7 @@ class _Verifier:
             raise self.fail(op, f"malformed op ({e!r})") from None
         if op.name == "func.call":
             self._call(op)
-            return
+            return False
         if op.name == "func.return":
             self._return(op)
         try:
@@ -292,6 +296,7 @@ class _Verifier:
             self.verified.add(signature)
             if alike is not None:
                 self.verified_alike[alike] = op
+        return False
 
     def _return(self, op: Op) -> None:
         func = op.parent_op
