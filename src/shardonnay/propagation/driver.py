@@ -288,7 +288,15 @@ class _OpItem:
     results, and the values holding their shardings (`holders`: operands
     then results, see `ShardingStore._key`)."""
 
-    __slots__ = ("holders", "is_elementwise", "operands", "results", "rule", "stage_directions")
+    __slots__ = (
+        "holders",
+        "inert_in",
+        "is_elementwise",
+        "operands",
+        "results",
+        "rule",
+        "stage_directions",
+    )
 
     def __init__(
         self,
@@ -305,6 +313,9 @@ class _OpItem:
         self.is_elementwise = is_elementwise
         # Per op-priority stage, the direction of each factor (once needed).
         self.stage_directions: list[Directions] | None = None
+        # Per op-priority stage, whether a sweep leaves the op out (see
+        # `_Driver._initial_stack`; once needed, with `stage_directions`).
+        self.inert_in: tuple[bool, ...] | None = None
 
 
 class _Driver(ShardingStore):
@@ -482,17 +493,30 @@ class _Driver(ShardingStore):
         stage 1 too, whatever the uses.)"""
         if stage is None:
             return list(reversed(self.order))
-        inert, erasable = self.directions.inert, self._erasable
+        op_items, erasable = self._op_items, self._erasable
         stack = []
         for item in reversed(self.order):
-            if item not in erasable and not isinstance(item, DataFlowEdge):
+            op_item = op_items.get(item)
+            if op_item is None and not isinstance(item, DataFlowEdge):
                 op_item = self._op_item(item)
-                if op_item is not None:
-                    directions = self._stage_directions(item, op_item)
-                    if directions[stage] in inert and directions[max(stage, 1)] in inert:
-                        continue
+            if op_item is not None and item not in erasable:
+                inert_in = op_item.inert_in
+                if inert_in is None:
+                    inert_in = self._inert_in(item, op_item)
+                if inert_in[stage]:
+                    continue
             stack.append(item)
         return stack
+
+    def _inert_in(self, op: Op, op_item: _OpItem) -> tuple[bool, ...]:
+        """Per op-priority stage, whether `op` is inert in it (and, in stage
+        0, in stage 1 too: see `_initial_stack`)."""
+        directions, inert = self._stage_directions(op, op_item), self.directions.inert
+        op_item.inert_in = tuple(
+            directions[stage] in inert and directions[max(stage, 1)] in inert
+            for stage in range(len(directions))
+        )
+        return op_item.inert_in
 
     def _op_item(self, op: Op) -> _OpItem | None:
         """What propagating through `op` needs (None for an op without a
@@ -546,7 +570,7 @@ class _Driver(ShardingStore):
             for use in v.uses:
                 op_item = self._op_items.get(use.owner)
                 if op_item is not None:
-                    op_item.stage_directions = None
+                    op_item.stage_directions = op_item.inert_in = None
 
     def _push(self, item: Item) -> None:
         if item is not self._current and item in self._items and item not in self._queued:
