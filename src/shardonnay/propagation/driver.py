@@ -105,7 +105,7 @@ from shardonnay.propagation.module_edits import (
     erase_dead_ops,
 )
 from shardonnay.propagation.op_priority import OP_PRIORITY_STAGES, Directions, Item
-from shardonnay.propagation.propagation_step import StepOutcomes, identity_rule
+from shardonnay.propagation.propagation_step import Outcome, StepOutcomes, identity_rule
 from shardonnay.propagation.sharding_store import EdgeChoice, Ref, ShardingStore
 from shardonnay.propagation.user_priority import initial_for_priorities, restore_priority
 from shardonnay.propagation.write_back import write_back
@@ -660,21 +660,17 @@ class _Driver(ShardingStore):
         edges, barriers and function results): no axis is split. `item`:
         the item propagated through, skipped while clean (see `_clean`)."""
         if self.recorder is None:
-            clean = self._clean
-            if item is not None and clean.get(item) is directions:
+            if item is not None and self._clean.get(item) is directions:
                 return False
-            outcome = None
-            if directions not in self.directions.inert:  # else no factor may propagate
-                outcome = self.steps.outcome(
-                    *self._old_shardings(operands, results, result_shardings),
-                    rule,
-                    directions,
-                    is_elementwise,
-                    conservative,
-                )
-            if outcome is None or not outcome[4]:
-                if item is not None:
-                    clean[item] = directions
+            outcome = self._updating_outcome(
+                item,
+                *self._old_shardings(operands, results, result_shardings),
+                rule,
+                directions,
+                is_elementwise,
+                conservative,
+            )
+            if outcome is None:
                 return False
             new_operands, new_results, updated_operands, updated_results, any_updated = outcome
         else:
@@ -713,26 +709,47 @@ class _Driver(ShardingStore):
     def _step_through(self, op: Op, op_item: _OpItem, directions: Directions) -> bool:
         """`_propagate` through `op`, without a recorder (the step most
         visits take, with what it needs read once in `op_item`)."""
-        clean = self._clean
-        if clean.get(op) is directions:
+        if self._clean.get(op) is directions:
             return False
-        outcome = None
-        if directions not in self.directions.inert:  # else no factor may propagate
-            get, n = self.shardings.get, len(op_item.operands)
-            old = [get(v) for v in op_item.holders]
-            outcome = self.steps.outcome(
-                old[:n],
-                old[n:],
-                op_item.rule,
-                directions,
-                op_item.is_elementwise,
-                self.conservative,
-            )
-        if outcome is None or not outcome[4]:
-            clean[op] = directions
+        get, n = self.shardings.get, len(op_item.operands)
+        old = [get(v) for v in op_item.holders]
+        outcome = self._updating_outcome(
+            op,
+            old[:n],
+            old[n:],
+            op_item.rule,
+            directions,
+            op_item.is_elementwise,
+            self.conservative,
+        )
+        if outcome is None:
             return False
         self._apply(op_item.operands, op_item.results, outcome, True, None)
         return True
+
+    def _updating_outcome(
+        self,
+        item: Item | None,
+        old_operands: list[TensorSharding | None],
+        old_results: list[TensorSharding | None],
+        rule: OpShardingRule,
+        directions: Directions,
+        is_elementwise: bool,
+        conservative: bool,
+    ) -> Outcome | None:
+        """The (remembered) outcome of a step that updates some tensor; None
+        for one that updates none (`item`, if any, is then clean with
+        `directions`: see `_clean`)."""
+        outcome = None
+        if directions not in self.directions.inert:  # else no factor may propagate
+            outcome = self.steps.outcome(
+                old_operands, old_results, rule, directions, is_elementwise, conservative
+            )
+        if outcome is None or not outcome[4]:
+            if item is not None:
+                self._clean[item] = directions
+            return None
+        return outcome
 
     def _apply(
         self,
