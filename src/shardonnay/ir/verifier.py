@@ -80,6 +80,9 @@ class _Verifier:
         # The signatures (`_signature`) of the ops found to verify, of the
         # definitions that look at nothing else (`VERIFIES_ALONE`).
         self.verified: set[tuple] = set()
+        # The same by `alike_key`, which is quicker to work out (with one op
+        # of each, kept alive so that no identity in a key is reused).
+        self.verified_alike: dict[tuple, Op] = {}
         self.func_name: str | None = None
         self.counter = 0
         # The axes made manual by the sdy.manual_computation ops around the current op.
@@ -150,11 +153,13 @@ class _Verifier:
             if v not in self.visible:
                 raise self.fail(op, f"operand {i} {self._describe(v, op)}")
         registered = is_registered(op.name)
-        if registered:
-            self._registered(op)
-        self._shardings(op)
-        self._sharding_rule(op)
-        self._literals(op)
+        if registered and self._registered(op):
+            # (its rule and literals are those of an op verified before)
+            self._shardings(op)
+        else:
+            self._shardings(op)
+            self._sharding_rule(op)
+            self._literals(op)
         if op.name == "func.func":
             self._function(op)
             return
@@ -250,11 +255,20 @@ class _Verifier:
 
     # -- registered ops ------------------------------------------------------------------
 
-    def _registered(self, op: Op) -> None:
+    def _registered(self, op: Op) -> bool:
+        """Verifies `op` by its definition; True when an op holding the same
+        objects (`alike_key`) was verified before, which `op` checks as."""
+        alike = None
+        if not op.regions and VERIFIES_ALONE in all_traits(op.name):
+            alike = alike_key(op)
+            if alike in self.verified_alike:
+                return True
         definition = lookup(op.name)
         signature = _signature(op, definition)
         if signature is not None and signature in self.verified:
-            return  # (an op alike verified: it checks as that one did)
+            if alike is not None:
+                self.verified_alike[alike] = op
+            return False  # (an op alike verified: it checks as that one did)
         try:
             definition.verify(op)
         except ShardonnayError as e:
@@ -263,7 +277,7 @@ class _Verifier:
             raise self.fail(op, f"malformed op ({e!r})") from None
         if op.name == "func.call":
             self._call(op)
-            return
+            return False
         if op.name == "func.return":
             self._return(op)
         try:
@@ -280,6 +294,9 @@ class _Verifier:
             )
         if signature is not None:
             self.verified.add(signature)
+            if alike is not None:
+                self.verified_alike[alike] = op
+        return False
 
     def _return(self, op: Op) -> None:
         func = op.parent_op
@@ -426,6 +443,23 @@ class _Verifier:
                     )
 
 
+def alike_key(op: Op) -> tuple:
+    """`op` by the identities of what it holds besides its operands and its
+    sharding: its name and the objects of its operand types, result types
+    and attributes. Ops parsed from lines alike, or copied from one op,
+    share those objects, so that what is worked out from them alone (that
+    an op verifies, its sharding rule) is worked out once for them all.
+    Whoever keeps such keys keeps one op of each alive, so that no identity
+    in a key is reused by another object."""
+    return (
+        op.name,
+        *[id(v.type) for v in op.operands],
+        None,  # (operands and results apart)
+        *[id(r.type) for r in op.results],
+        *[(k, id(v)) for k, v in op.attributes.items() if k != SHARDING],
+    )
+
+
 def _signature(op: Op, definition: OpDef) -> tuple | None:
     """All that `definition.verify(op)` and `.infer_types(op)` read of an op
     whose definition has the trait `VERIFIES_ALONE` (attributes by their
@@ -446,4 +480,4 @@ def _signature(op: Op, definition: OpDef) -> tuple | None:
     )
 
 
-__all__ = ["is_terminator", "verify"]
+__all__ = ["alike_key", "is_terminator", "verify"]

@@ -105,7 +105,7 @@ from shardonnay.propagation.module_edits import (
     erase_dead_ops,
 )
 from shardonnay.propagation.op_priority import OP_PRIORITY_STAGES, Directions, Item
-from shardonnay.propagation.propagation_step import StepOutcomes, identity_rule
+from shardonnay.propagation.propagation_step import Outcome, StepOutcomes, identity_rule
 from shardonnay.propagation.sharding_store import EdgeChoice, Ref, ShardingStore
 from shardonnay.propagation.user_priority import initial_for_priorities, restore_priority
 from shardonnay.propagation.write_back import write_back
@@ -284,23 +284,38 @@ def _factor_propagation(
 
 
 class _OpItem:
-    """What propagating through an op needs, read once."""
+    """What propagating through an op needs, read once: its operands and
+    results, and the values holding their shardings (`holders`: operands
+    then results, see `ShardingStore._key`)."""
 
-    __slots__ = ("is_elementwise", "operands", "results", "rule", "stage_directions")
+    __slots__ = (
+        "holders",
+        "inert_in",
+        "is_elementwise",
+        "operands",
+        "results",
+        "rule",
+        "stage_directions",
+    )
 
     def __init__(
         self,
         operands: tuple[Value, ...],
         results: tuple[Value, ...],
+        holders: tuple[Value, ...],
         rule: OpShardingRule,
         is_elementwise: bool,
     ):
         self.operands = operands
         self.results = results
+        self.holders = holders
         self.rule = rule
         self.is_elementwise = is_elementwise
         # Per op-priority stage, the direction of each factor (once needed).
         self.stage_directions: list[Directions] | None = None
+        # Per op-priority stage, whether a sweep leaves the op out (see
+        # `_Driver._initial_stack`; once needed, with `stage_directions`).
+        self.inert_in: tuple[bool, ...] | None = None
 
 
 class _Driver(ShardingStore):
@@ -321,7 +336,11 @@ class _Driver(ShardingStore):
         self._erasable = set(erasable)
         self.factor_propagation = factor_propagation
         # The outcome of each propagation step by the identities of its inputs.
-        self.steps = StepOutcomes(self.meshes, factor_propagation, self._distinct)
+        # (Given the store's table, not its bound `_distinct`, which would tie
+        # the two in a reference cycle: the driver, its memo and everything
+        # they hold would then wait for the cyclic garbage collector.)
+        kept = self._distinct_shardings
+        self.steps = StepOutcomes(self.meshes, factor_propagation, lambda s: kept.setdefault(s, s))
         self.directions = FactorDirections()
         self._op_items: dict[Item, _OpItem] = {}
         self._items: set[Item] = set(self.order)
@@ -425,14 +444,14 @@ class _Driver(ShardingStore):
         self._propagate_func_results()
 
     def _sweep(self) -> bool:
-        stack = self._stack = list(reversed(self.order))
+        stage = self.stage if self.recorder is None else None
+        stack = self._stack = self._initial_stack(stage)
         queued = self._queued = set(stack)
         visit, items, erasable = self._visit, self._items, self._erasable
         # An op visited before in this stage and clean since is passed over
         # here, as `_visit` would pass it over (most items, after the first
         # stage: each stage sweeps every item).
         op_items, clean = self._op_items, self._clean
-        stage = self.stage if self.recorder is None else None
         changed = erased = False
         self.sweeps += 1
         steps = tracker(f"propagating (sweep {self.sweeps})", len(stack))
@@ -461,6 +480,63 @@ class _Driver(ShardingStore):
             self.order = [item for item in self.order if item in items]
         steps.finish()
         return changed
+
+    def _initial_stack(self, stage: int | None) -> list[Item]:
+        """The items a sweep of op-priority `stage` starts with, the first
+        last: those of `order`, but the ops through which no factor
+        propagates in `stage` (inert directions). Visiting one changes
+        nothing and pushes nothing, so leaving it out changes no other
+        visit: it is pushed like any item when a neighbour changes, and its
+        visit then changes nothing either. (In stage 0, an op whose
+        operands have other uses is inert only until dead ops erased in the
+        sweep leave it their only user; it stays, unless it is inert in
+        stage 1 too, whatever the uses.)"""
+        if stage is None:
+            return list(reversed(self.order))
+        op_items, erasable = self._op_items, self._erasable
+        stack = []
+        for item in reversed(self.order):
+            op_item = op_items.get(item)
+            if op_item is None and not isinstance(item, DataFlowEdge):
+                op_item = self._op_item(item)
+            if op_item is not None and item not in erasable:
+                inert_in = op_item.inert_in
+                if inert_in is None:
+                    inert_in = self._inert_in(item, op_item)
+                if inert_in[stage]:
+                    continue
+            stack.append(item)
+        return stack
+
+    def _inert_in(self, op: Op, op_item: _OpItem) -> tuple[bool, ...]:
+        """Per op-priority stage, whether `op` is inert in it (and, in stage
+        0, in stage 1 too: see `_initial_stack`)."""
+        directions, inert = self._stage_directions(op, op_item), self.directions.inert
+        op_item.inert_in = tuple(
+            directions[stage] in inert and directions[max(stage, 1)] in inert
+            for stage in range(len(directions))
+        )
+        return op_item.inert_in
+
+    def _op_item(self, op: Op) -> _OpItem | None:
+        """What propagating through `op` needs (None for an op without a
+        rule: a barrier, or an op listed only to be erased once unused)."""
+        op_item = self._op_items.get(op)
+        if op_item is None:
+            rule = self.rules.get(op)
+            if rule is None:
+                return None
+            operands, results = op.operands, tuple(op.results)
+            holders = tuple(self._key(v) for v in (*operands, *results))
+            op_item = _OpItem(operands, results, holders, rule, self._is_elementwise(op))
+            self._op_items[op] = op_item
+        return op_item
+
+    def _stage_directions(self, op: Op, op_item: _OpItem) -> list[Directions]:
+        """The directions of the factors of `op` in each op-priority stage."""
+        if op_item.stage_directions is None:
+            op_item.stage_directions = self.directions.per_stage(op, op_item.rule)
+        return op_item.stage_directions
 
     def _erase(self, op: Op) -> None:
         """Erases `op`, with the ops nested in it (users before definitions),
@@ -494,7 +570,7 @@ class _Driver(ShardingStore):
             for use in v.uses:
                 op_item = self._op_items.get(use.owner)
                 if op_item is not None:
-                    op_item.stage_directions = None
+                    op_item.stage_directions = op_item.inert_in = None
 
     def _push(self, item: Item) -> None:
         if item is not self._current and item in self._items and item not in self._queued:
@@ -545,21 +621,15 @@ class _Driver(ShardingStore):
                 False,
                 item=item,
             )
-        op_item = self._op_items.get(item)
-        if op_item is None:
-            rule = self.rules[item]
-            if rule is None:  # an op listed only to be erased once unused
-                return False
-            op_item = _OpItem(item.operands, tuple(item.results), rule, self._is_elementwise(item))
-            self._op_items[item] = op_item
+        op_item = self._op_item(item)
+        if op_item is None:  # an op listed only to be erased once unused
+            return False
         if self.stage is None:
             directions = self.directions.both_ways(op_item.rule.num_factors)
         else:
-            if op_item.stage_directions is None:
-                op_item.stage_directions = self.directions.per_stage(item, op_item.rule)
-            directions = op_item.stage_directions[self.stage]
-        if self._clean.get(item) is directions and self.recorder is None:
-            return False  # (as `_propagate` would find, sooner)
+            directions = self._stage_directions(item, op_item)[self.stage]
+        if self.recorder is None:
+            return self._step_through(item, op_item, directions)
         return self._propagate(
             op_item.operands,
             op_item.results,
@@ -589,32 +659,22 @@ class _Driver(ShardingStore):
         `conservative` (Shardy sets it for ops only, never for data-flow
         edges, barriers and function results): no axis is split. `item`:
         the item propagated through, skipped while clean (see `_clean`)."""
-        shardings, holder = self.shardings, self._holder
-
-        def old_shardings() -> tuple[list[TensorSharding | None], list[TensorSharding | None]]:
-            old_results = (
-                list(result_shardings)
-                if result_shardings is not None
-                else [shardings.get(holder.get(v, v)) for v in results]
-            )
-            return [shardings.get(holder.get(v, v)) for v in operands], old_results
-
         if self.recorder is None:
-            clean = self._clean
-            if item is not None and clean.get(item) is directions:
+            if item is not None and self._clean.get(item) is directions:
                 return False
-            outcome = None
-            if directions not in self.directions.inert:  # else no factor may propagate
-                outcome = self.steps.outcome(
-                    *old_shardings(), rule, directions, is_elementwise, conservative
-                )
-            if outcome is None or not outcome[4]:
-                if item is not None:
-                    clean[item] = directions
+            outcome = self._updating_outcome(
+                item,
+                *self._old_shardings(operands, results, result_shardings),
+                rule,
+                directions,
+                is_elementwise,
+                conservative,
+            )
+            if outcome is None:
                 return False
             new_operands, new_results, updated_operands, updated_results, any_updated = outcome
         else:
-            old_operands, old_results = old_shardings()
+            old_operands, old_results = self._old_shardings(operands, results, result_shardings)
             meshed = self.steps.run(
                 old_operands, old_results, rule, directions, is_elementwise, conservative
             )
@@ -637,6 +697,71 @@ class _Driver(ShardingStore):
             new_operands, new_results = step.operands, step.results
             updated_operands, updated_results = step.updated_operands, step.updated_results
             any_updated = step.any_updated
+        self._apply(
+            operands,
+            results,
+            (new_operands, new_results, updated_operands, updated_results),
+            notify,
+            set_results,
+        )
+        return any_updated
+
+    def _step_through(self, op: Op, op_item: _OpItem, directions: Directions) -> bool:
+        """`_propagate` through `op`, without a recorder (the step most
+        visits take, with what it needs read once in `op_item`)."""
+        if self._clean.get(op) is directions:
+            return False
+        get, n = self.shardings.get, len(op_item.operands)
+        old = [get(v) for v in op_item.holders]
+        outcome = self._updating_outcome(
+            op,
+            old[:n],
+            old[n:],
+            op_item.rule,
+            directions,
+            op_item.is_elementwise,
+            self.conservative,
+        )
+        if outcome is None:
+            return False
+        self._apply(op_item.operands, op_item.results, outcome, True, None)
+        return True
+
+    def _updating_outcome(
+        self,
+        item: Item | None,
+        old_operands: list[TensorSharding | None],
+        old_results: list[TensorSharding | None],
+        rule: OpShardingRule,
+        directions: Directions,
+        is_elementwise: bool,
+        conservative: bool,
+    ) -> Outcome | None:
+        """The (remembered) outcome of a step that updates some tensor; None
+        for one that updates none (`item`, if any, is then clean with
+        `directions`: see `_clean`)."""
+        outcome = None
+        if directions not in self.directions.inert:  # else no factor may propagate
+            outcome = self.steps.outcome(
+                old_operands, old_results, rule, directions, is_elementwise, conservative
+            )
+        if outcome is None or not outcome[4]:
+            if item is not None:
+                self._clean[item] = directions
+            return None
+        return outcome
+
+    def _apply(
+        self,
+        operands: Sequence[Value],
+        results: Sequence[Value],
+        outcome: Sequence[Any],
+        notify: bool,
+        set_results: Any,
+    ) -> None:
+        """Gives the tensors of a step their new shardings, where `outcome`
+        (new operand and result shardings, which were updated) says so."""
+        new_operands, new_results, updated_operands, updated_results = outcome[:4]
         for v, new, did in zip(operands, new_operands, updated_operands, strict=True):
             if did:
                 self._update(v, new, notify)
@@ -646,7 +771,21 @@ class _Driver(ShardingStore):
                     self._update(v, new, notify)
                     continue
                 set_results(i, new)
-        return any_updated
+
+    def _old_shardings(
+        self,
+        operands: Sequence[Value],
+        results: Sequence[Value],
+        result_shardings: Sequence[TensorSharding | None] | None,
+    ) -> tuple[list[TensorSharding | None], list[TensorSharding | None]]:
+        """The shardings of `operands` and of `results` (`result_shardings`
+        when given) before a step."""
+        get, holder = self.shardings.get, self._holder
+        return [get(holder.get(v, v)) for v in operands], (
+            list(result_shardings)
+            if result_shardings is not None
+            else [get(holder.get(v, v)) for v in results]
+        )
 
     def _update(self, v: Value, sharding: TensorSharding, notify: bool) -> None:
         if self.recorder is not None:

@@ -34,6 +34,24 @@ from shardonnay.sharding_rule import OpShardingRule
 __all__ = ["FactorDirections"]
 
 
+# The directions in each op-priority stage by `stage_inputs` and the identity
+# of the rule (each entry keeps its rule alive, so that the identity is not
+# reused): ops of the same kinds come back program after program with the
+# rule objects `rule_for` remembers. Cleared when full.
+_STAGES: dict[tuple[Hashable, int], tuple[tuple[Directions, ...], OpShardingRule]] = {}
+_STAGES_LIMIT = 4096
+
+
+def _stages(item: Item, rule: OpShardingRule) -> tuple[Directions, ...]:
+    """The directions of `item`'s factors in each op-priority stage."""
+    per_stage = []
+    directions = (PropagationDirection.NONE,) * rule.num_factors
+    for heuristic in OP_PRIORITY_STAGES:
+        directions = tuple(map(union, directions, heuristic(item, rule)))
+        per_stage.append(directions)
+    return tuple(per_stage)
+
+
 class FactorDirections:
     """Interned factor directions of items (see the module docstring)."""
 
@@ -60,21 +78,19 @@ class FactorDirections:
 
     def per_stage(self, item: Item, rule: OpShardingRule) -> list[Directions]:
         """The directions of `item`'s factors in each op-priority stage,
-        worked out once per `stage_inputs` of the item and rule (the entry
-        keeps the rule alive, so that its identity is not reused)."""
+        worked out once per `stage_inputs` of the item and rule (see
+        `_STAGES`), as the objects kept here (the entry keeps the rule
+        alive, so that its identity is not reused)."""
         key = (stage_inputs(item), id(rule))
         entry = self._per_kind.get(key)
         if entry is None:
-            entry = self._per_kind[key] = (self._stages(item, rule), rule)
+            known = _STAGES.get(key)
+            if known is None:
+                if len(_STAGES) >= _STAGES_LIMIT:
+                    _STAGES.clear()
+                known = _STAGES[key] = (_stages(item, rule), rule)
+            entry = self._per_kind[key] = ([self.distinct(d) for d in known[0]], rule)
         return entry[0]
-
-    def _stages(self, item: Item, rule: OpShardingRule) -> list[Directions]:
-        per_stage = []
-        directions = (PropagationDirection.NONE,) * rule.num_factors
-        for heuristic in OP_PRIORITY_STAGES:
-            directions = tuple(map(union, directions, heuristic(item, rule)))
-            per_stage.append(self.distinct(directions))
-        return per_stage
 
     def both_ways(self, num_factors: int) -> Directions:
         """`num_factors` factors, each propagating both ways."""

@@ -318,16 +318,46 @@ _BUILT: dict[tuple, tuple] = {}
 _BUILT_LIMIT = 4096
 
 
+# Tensors projected, by what `project_tensor` reads: the identities of the
+# sharding and mesh (the entry keeps them alive), the mapping, the factor
+# sizes and `closed_if_missing`. The tensors of an op often have one sharding
+# and mapping (an elementwise op's), and ops alike meet the same ones: each is
+# dealt once. Never expanded (`ShardingProjection.build` hands out copies).
+# Cleared when full.
+_PROJECTED: dict[tuple, tuple[TensorFactorShardings, TensorSharding | None, Mesh]] = {}
+
+
+def _projected(
+    sharding: TensorSharding | None,
+    mapping: TensorMapping,
+    factor_sizes: Sequence[int],
+    mesh: Mesh,
+    closed_if_missing: bool,
+) -> TensorFactorShardings:
+    """`project_tensor`, remembered (see `_PROJECTED`)."""
+    key = (id(sharding), id(mesh), closed_if_missing, mapping, factor_sizes)
+    entry = _PROJECTED.get(key)
+    if entry is None:
+        if len(_PROJECTED) >= _BUILT_LIMIT:
+            _PROJECTED.clear()
+        projected = project_tensor(
+            sharding, mapping, factor_sizes, mesh, closed_if_missing=closed_if_missing
+        )
+        entry = _PROJECTED[key] = (projected, sharding, mesh)
+    return entry[0]
+
+
 def _fresh(tensor: TensorFactorShardings) -> TensorFactorShardings:
     """A copy of `tensor` that shares nothing mutable with it (a projection is
-    expanded in place by the one who built it)."""
+    expanded in place by the one who built it; lists copied by slicing, the
+    quickest way)."""
     return TensorFactorShardings(
         {
-            f: FactorSharding(list(s.axes), s.is_closed, s.is_minor_most, list(s.overflow_axes))
+            f: FactorSharding(s.axes[:], s.is_closed, s.is_minor_most, s.overflow_axes[:])
             for f, s in tensor.factors.items()
         },
-        list(tensor.replicated),
-        list(tensor.unreduced),
+        tensor.replicated[:],
+        tensor.unreduced[:],
     )
 
 
@@ -373,11 +403,10 @@ class ShardingProjection:
         )
         entry = _BUILT.get(key)
         if entry is None:
+            sizes = rule.factor_sizes
 
             def project(s: TensorSharding | None, m: TensorMapping) -> TensorFactorShardings:
-                return project_tensor(
-                    s, m, rule.factor_sizes, mesh, closed_if_missing=closed_if_missing
-                )
+                return _projected(s, m, sizes, mesh, closed_if_missing)
 
             operands = [
                 project(s, m) for s, m in zip(operand_shardings, rule.operand_mappings, strict=True)

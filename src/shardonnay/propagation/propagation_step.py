@@ -47,7 +47,7 @@ from shardonnay.propagation.op_priority import Directions
 from shardonnay.sharding import TensorSharding
 from shardonnay.sharding_rule import OpShardingRule, RuleBuilder
 
-__all__ = ["StepOutcomes", "identity_rule"]
+__all__ = ["Outcome", "StepOutcomes", "identity_rule"]
 
 
 @functools.lru_cache(maxsize=4096)

@@ -55,8 +55,10 @@ from shardonnay.ir.shardings import (
     sharding_of,
 )
 from shardonnay.ir.types import TensorType
+from shardonnay.ir.verifier import alike_key
 from shardonnay.mesh import Mesh
-from shardonnay.ops.rules import rule_for
+from shardonnay.ops.registry import lookup
+from shardonnay.ops.rules import _USER_RULES, rule_for
 from shardonnay.ops.traits import COMPUTATION, DATA_FLOW, has_trait
 from shardonnay.propagation.data_flow import (
     DataFlowEdge,
@@ -113,6 +115,10 @@ class ShardingStore:
         # By the identity of a rule `rule_for` gave, (that rule, kept alive so
         # that its id stays its own, and its distinct one).
         self._rules_by_id: dict[int, tuple[OpShardingRule, OpShardingRule]] = {}
+        # The rule of ops that look alike (see `_look`), with one such op.
+        self._rules_by_look: dict[tuple, tuple[OpShardingRule | None, Op]] = {}
+        # Per op name, whether its rule reads only the op (see `_look`).
+        self._plain_rule_names: dict[str, bool] = {}
         self._elementwise: dict[Op, bool] = {}
         self.order: list[Item] = []
         # One sharding object per distinct sharding (see `_distinct`).
@@ -181,6 +187,33 @@ class ShardingStore:
             return self.rules[op]
         except KeyError:
             pass
+        look = self._look(op)
+        if look is None:
+            rule = self.rules[op] = self._looked_up_rule(op)
+            return rule
+        entry = self._rules_by_look.get(look)
+        if entry is None:
+            entry = self._rules_by_look[look] = (self._looked_up_rule(op), op)
+        rule = self.rules[op] = entry[0]
+        return rule
+
+    def _look(self, op: Op) -> tuple | None:
+        """What `rule_for(op)` is computed from, by identity (`alike_key`);
+        None for an op whose rule may look further (into its regions, at
+        the ops producing its operands, or a rule registered by name)."""
+        name = op.name
+        plain = self._plain_rule_names.get(name)
+        if plain is None:
+            plain = self._plain_rule_names[name] = name not in _USER_RULES and not getattr(
+                lookup(name), "rule_reads_producers", False
+            )
+        if not plain or op.regions:
+            return None
+        return alike_key(op)
+
+    def _looked_up_rule(self, op: Op) -> OpShardingRule | None:
+        """`rule_for(op)`, None for an op with a non-tensor type or without a
+        rule, kept as the one object of its distinct rule."""
         rule = None
         if all(isinstance(v.type, TensorType) for v in (*op.operands, *op.results)):
             try:
@@ -197,7 +230,6 @@ class ShardingStore:
                     self._distinct_rules.setdefault(rule, rule),
                 )
             rule = known[1]
-        self.rules[op] = rule
         return rule
 
     def _is_elementwise(self, op: Op) -> bool:

@@ -85,13 +85,13 @@ class _ConstantFunctions:
     def _is_constant_op(self, op: Op, is_constant) -> bool:
         if op.name in ("sdy.constant", "stablehlo.constant", "stablehlo.iota"):
             return True
+        # (the operands first: most ops have one that is not constant)
+        if not all(is_constant(v) for v in op.operands):
+            return False
         if op.name == "func.call":
             callee = self.callee(op)
-            if callee is None or not self.is_constant(callee):
-                return False
-        elif not _is_constant_preserving(op):
-            return False
-        return all(is_constant(v) for v in op.operands)
+            return callee is not None and self.is_constant(callee)
+        return _is_constant_preserving(op)
 
     def is_constant_expression(self, op: Op, constants: set[Op]) -> bool:
         if op.name in ("sdy.constant", "stablehlo.iota"):
