@@ -53,6 +53,11 @@ def unregister_rule(name: str) -> None:
     _USER_RULES.pop(name, None)
 
 
+def has_registered_rule(name: str) -> bool:
+    """Whether ops named `name` have a rule registered with `register_rule`."""
+    return name in _USER_RULES
+
+
 def rule_for(op: Op, *, conservative: bool = False) -> OpShardingRule | None:
     """The sharding rule of `op` (see the module docstring for the order);
     with `conservative`, as `conservative_rule` changes it."""

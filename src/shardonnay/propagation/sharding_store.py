@@ -58,7 +58,7 @@ from shardonnay.ir.types import TensorType
 from shardonnay.ir.verifier import alike_key
 from shardonnay.mesh import Mesh
 from shardonnay.ops.registry import lookup
-from shardonnay.ops.rules import _USER_RULES, rule_for
+from shardonnay.ops.rules import has_registered_rule, rule_for
 from shardonnay.ops.traits import COMPUTATION, DATA_FLOW, has_trait
 from shardonnay.propagation.data_flow import (
     DataFlowEdge,
@@ -204,7 +204,7 @@ class ShardingStore:
         name = op.name
         plain = self._plain_rule_names.get(name)
         if plain is None:
-            plain = self._plain_rule_names[name] = name not in _USER_RULES and not getattr(
+            plain = self._plain_rule_names[name] = not has_registered_rule(name) and not getattr(
                 lookup(name), "rule_reads_producers", False
             )
         if not plain or op.regions:
