@@ -123,7 +123,8 @@ def _combine_in(block: Block, devices: int | None) -> int:
                 merged += 1
                 continue
         pending[key] = _Combination(schedule, op)
-    block.ops[:] = schedule.ops_with_combinations(block)
+    if merged:  # (else every op is where it was)
+        block.ops[:] = schedule.ops_with_combinations(block)
     return merged
 
 
@@ -218,13 +219,16 @@ class _Schedule:
 
     Placing is appending to `log`, an op placed again leaving a stale entry
     behind (`at` holds each op's latest), so a merge costs what it moves,
-    not a scan of the block. A merged collective (`_Combination`) is stood
-    for by its latest member until `ops_with_combinations` builds it."""
+    not a scan of the block. The readers a merge places again are a run of
+    the log (`moved`: its first entry -> where it ends and the merge's later
+    collective). A merged collective (`_Combination`) is stood for by its
+    latest member until `ops_with_combinations` builds it."""
 
     def __init__(self) -> None:
         self.log: list[Op] = []
         self.at: dict[Op, int] = {}  # the ops placed (not merged away) -> their entry
-        self.combinations: dict[Op, _Combination] = {}  # by the member standing for it
+        self.moved: dict[int, tuple[int, Op | None]] = {}  # None: readers of an overlay
+        self.combinations: dict[Op, _Combination] = {}  # by each member
         self.events = 0  # merges so far (combinations are built in the order of their last)
 
     def place(self, op: Op) -> None:
@@ -236,38 +240,54 @@ class _Schedule:
         self.log.extend(ops)
         self.at.update(zip(ops, range(start, start + len(ops)), strict=True))
 
-    def placed_since(self, mark: int, end: int) -> list[Op]:
-        """The ops whose latest entry is in `log[mark:end]`, in order."""
-        at = self.at.get
-        return [op for i, op in enumerate(self.log[mark:end], mark) if at(op) == i]
+    def standing_for(self, op: Op) -> _Combination | None:
+        """The combination `op` stands for (as its latest member), if any."""
+        combination = self.combinations.get(op)
+        return combination if combination is not None and combination.members[-1] is op else None
+
+    def operands_of(self, op: Op) -> list[Value]:
+        """What `op` reads: a combination's operands where it stands for one,
+        else those of `op` and of the ops nested in it."""
+        combination = self.standing_for(op)
+        if combination is not None:
+            return [v for member in combination.members for v in member.operands]
+        if op.regions:
+            return [v for inner in op.walk() for v in inner.operands]
+        return op.operands
 
     def reads(self, op: Op, values: set[Value]) -> bool:
-        """Whether `op` reads some of `values`: a combination where its
-        members do, another op where it or an op nested in it does."""
-        combination = self.combinations.get(op)
-        if combination is not None:
-            return any(not values.isdisjoint(member.operands) for member in combination.members)
-        if op.regions:
-            return any(not values.isdisjoint(inner.operands) for inner in op.walk())
+        """Whether `op` reads some of `values` (`operands_of`)."""
+        if op.regions or op in self.combinations:
+            return not values.isdisjoint(self.operands_of(op))
         return not values.isdisjoint(op.operands)
 
     def results_of(self, op: Op) -> list[Value]:
-        """What `op` defines: a combination's results, or `op`'s."""
-        combination = self.combinations.get(op)
+        """What `op` defines: a combination's results where it stands for one, or `op`'s."""
+        combination = self.standing_for(op)
         if combination is None:
             return op.results
         return [r for member in combination.members for r in member.results]
 
+    def node_of(self, value: Value) -> Op | None:
+        """The op placed here that defines `value`: the latest member of the
+        combination of the op defining it, or that op; None where none is."""
+        op = value.op
+        if op is None:
+            return None
+        combination = self.combinations.get(op)
+        if combination is not None:
+            op = combination.members[-1]
+        return op if op in self.at else None
+
     def merge(self, earlier: _Combination, later: Op, readers: list[Op]) -> None:
         """`later` (placed last) joins `earlier`, whose `readers` are placed after it."""
         del self.at[earlier.members[-1]]
-        del self.combinations[earlier.members[-1]]
         earlier.members.append(later)
         self.combinations[later] = earlier
         earlier.values.update(later.results)
         self.events += 1
         earlier.last_merge = self.events
-        self.place_all(readers)
+        self._move(readers, later)
         earlier.mark = len(self.log)  # its readers are known, placed again
 
     def replace(self, earlier: Op, later: Op, new: list[Op], readers: list[Op]) -> None:
@@ -277,25 +297,37 @@ class _Schedule:
             del self.at[op]
             op.parent = None  # not searched for in the block: it is rebuilt at the end
             op.erase()
-        self.place_all([*new, *readers])
+        self.place_all(new)
+        self._move(readers, None)
+
+    def _move(self, readers: list[Op], later: Op | None) -> None:
+        if readers:
+            self.moved[len(self.log)] = (len(self.log) + len(readers), later)
+            self.place_all(readers)
 
     def ops_with_combinations(self, block: Block) -> list[Op]:
         """The ops in their order, each combination built (one collective of
         its members' operand lists) in its place; built in the order of their
         last merges, as merging them one after another would."""
-        combinations = sorted(
-            (c for c in self.combinations.values() if len(c.members) > 1),
-            key=lambda c: c.last_merge,
-        )
+        merged = {c.latest: c for c in self.combinations.values() if len(c.members) > 1}
+        combinations = sorted(merged.values(), key=lambda c: c.last_merge)
         built = {id(c.members[-1]): _combined(c.members, block) for c in combinations}
-        return [built.get(id(op), op) for op in self.placed_since(0, len(self.log))]
+        at = self.at.get
+        return [built.get(id(op), op) for i, op in enumerate(self.log) if at(op) == i]
 
 
 class _Pending:
     """A collective `op` that later ones may merge into, and what is known of
     its readers in a `_Schedule`: the values computed from its results
-    (`values`), the ops computing them (`readers`), found among the ops placed
-    before `mark`; a later look scans only the ops placed since."""
+    (`values`), the ops computing them (`readers`), found among the entries
+    of the log before `mark`; a later look reads only the entries since.
+
+    The log is read in order, stale entries too (what an op computes does
+    not change where it is placed). The readers a merge moved (a run of the
+    log) are all readers where the merge's later collective is one: they
+    read the combined results; otherwise the merge changed nothing they read
+    and the run is skipped. An overlay's readers read its new ops: each is
+    looked at."""
 
     def __init__(self, schedule: _Schedule, op: Op) -> None:
         self.op = op
@@ -307,18 +339,55 @@ class _Pending:
         """The ops placed between this one and `later` (placed last) that read
         its results or what they compute, in their order; None where `later`
         reads them."""
+        if self._is_read_by(later, schedule):
+            return None
         values, readers = self.values, self.readers
-        end = schedule.at[later]
-        for op in schedule.placed_since(self.mark, end):
+        log, moved = schedule.log, schedule.moved
+        i, end = self.mark, schedule.at[later]
+        while i < end:
+            run = moved.get(i)
+            if run is not None and run[1] is not None:  # a merge's readers
+                if run[1] in readers:
+                    for op in log[i : run[0]]:
+                        if op not in readers:
+                            readers.add(op)
+                            values.update(schedule.results_of(op))
+                i = run[0]
+                continue
+            op = log[i]
+            i += 1
             if op not in readers and schedule.reads(op, values):
                 readers.add(op)
                 values.update(schedule.results_of(op))
         self.mark = end
-        if not values.isdisjoint(later.operands):
-            return None
         at = schedule.at
         self.readers = readers = {op for op in readers if op in at}  # (merged or erased since)
         return sorted(readers, key=at.__getitem__)
+
+    def _is_read_by(self, later: Op, schedule: _Schedule) -> bool:
+        """Whether `later` (placed last) reads this collective's results or
+        what they compute: a search back from its operands through the ops
+        placed after this one (those placed before cannot read it), its
+        readers known so far read it."""
+        at, readers = schedule.at, self.readers
+        own = self.latest
+        start = at[own]
+        seen: set[Op] = set()
+        operands = list(later.operands)
+        while operands:
+            node = schedule.node_of(operands.pop())
+            if node is own or node in readers:
+                return True
+            if node is None or node in seen or at[node] < start:
+                continue
+            seen.add(node)
+            operands.extend(schedule.operands_of(node))
+        return False
+
+    @property
+    def latest(self) -> Op:
+        """The op standing for this collective in the schedule."""
+        return self.op
 
 
 class _Combination(_Pending):
@@ -331,6 +400,10 @@ class _Combination(_Pending):
         self.members = [op]
         self.last_merge = 0
         schedule.combinations[op] = self
+
+    @property
+    def latest(self) -> Op:
+        return self.members[-1]
 
 
 def _combined(members: list[Op], block: Block) -> Op:
