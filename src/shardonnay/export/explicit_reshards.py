@@ -45,7 +45,7 @@ reshard that adds unreduced axes into `*_to_unreduced` collectives
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 
 from shardonnay.axes import AxisRef
@@ -156,6 +156,8 @@ class _FunctionPass:
         # the full version's settlement of an op, by what it depends on (`_settle`)
         self.settled: dict[tuple, _Settled] = {}
         self.positions = _Positions()
+        self.number = _Numbers()  # of shardings and rules, for the keys of what they decide
+        self.common_meshes: dict[tuple[int, ...], str | None] = {}  # see `_common_mesh_name`
 
     def run(self) -> None:
         assert self.func is not None  # (None only for `reshard_factors`, which settles one op)
@@ -230,7 +232,9 @@ class _FunctionPass:
         with the same shardings thousands of times), the reshards are made
         for every op."""
         sizes = tuple(_num_elements(v) for v in (*op.operands, *op.results))
-        key = (op.name, rule, tuple(in_shardings), tuple(out_shardings), sizes, mesh_name)
+        number = self.number
+        shardings = tuple(map(number, (*in_shardings, *out_shardings)))
+        key = (op.name, number(rule), len(in_shardings), shardings, sizes, mesh_name)
         settled = self.settled.get(key)
         if settled is None:
             projection = ShardingProjection.build(
@@ -251,7 +255,14 @@ class _FunctionPass:
     def _common_mesh_name(self, shardings: Sequence[TensorSharding | None]) -> str | None:
         """The mesh all shardings agree on, axes-wise (meshes without axes
         aside), and among those of the sharded ones the most used; None when
-        none has a sharding, two meshes differ or the mesh is maximal."""
+        none has a sharding, two meshes differ or the mesh is maximal. Worked
+        out once for each list of shardings."""
+        key = tuple(map(self.number, shardings))
+        if key not in self.common_meshes:
+            self.common_meshes[key] = self._find_common_mesh_name(shardings)
+        return self.common_meshes[key]
+
+    def _find_common_mesh_name(self, shardings: Sequence[TensorSharding | None]) -> str | None:
         name: str | None = None
         mesh: Mesh | None = None
         for s in shardings:
@@ -379,6 +390,26 @@ class _FunctionPass:
     ) -> Op:
         op = reshard(user.operands[index], target)
         return insert_on_operand(user, index, op, after_operand=after_operand)
+
+
+class _Numbers:
+    """A number for each distinct value (equal values, one number), looked up
+    by the object first: a program's values and ops share a few sharding and
+    rule objects, each numbered without hashing its fields again. The values
+    are immutable (frozen dataclasses); the objects are kept, so their ids
+    are not reused."""
+
+    def __init__(self) -> None:
+        self._of_value: dict[Hashable, int] = {}
+        self._of_object: dict[int, tuple[Hashable, int]] = {}
+
+    def __call__(self, value: Hashable) -> int:
+        seen = self._of_object.get(id(value))
+        if seen is not None and seen[0] is value:
+            return seen[1]
+        number = self._of_value.setdefault(value, len(self._of_value))
+        self._of_object[id(value)] = (value, number)
+        return number
 
 
 class _Positions:
