@@ -3,6 +3,7 @@
     python benchmarks/partition_speed.py                  # every row
     python benchmarks/partition_speed.py --quick          # the small rows
     python benchmarks/partition_speed.py --rows train32 --profile 30
+    python benchmarks/partition_speed.py --rows train96 --no-xla   # the partitioner alone
 
 Each row is a program JAX lowers (`benchmarks/propagate.py`'s transformer
 stacks: pre-LN blocks of `lax` ops on the mesh `["data"=2, "model"=4]`):
@@ -94,7 +95,7 @@ class Row:
     ops: int
     cpu_s: dict[str, float]
     wall_s: float
-    xla_s: float
+    xla_s: float | None
 
     @property
     def cpu_total_s(self) -> float:
@@ -108,8 +109,8 @@ class Row:
             *per_op,
             f"{self.cpu_total_s:.1f}",
             f"{self.wall_s:.1f}",
-            f"{self.xla_s:.1f}",
-            f"{self.wall_s / self.xla_s:.2f}x",
+            "-" if self.xla_s is None else f"{self.xla_s:.1f}",
+            "-" if self.xla_s is None else f"{self.wall_s / self.xla_s:.2f}x",
         ]
 
 
@@ -172,11 +173,12 @@ def xla_compile_s(jitted, args: tuple) -> float:
     return time.perf_counter() - start
 
 
-def measure(name: str, make: Callable[[], tuple]) -> Row:
+def measure(name: str, make: Callable[[], tuple], *, with_xla: bool = True) -> Row:
     jitted, args = make()
     module = parse_module(jitted.lower(*args).as_text())
     cpu_s, wall_s = partition_phases(module)
-    return Row(name, op_count(module), cpu_s, wall_s, xla_compile_s(jitted, args))
+    xla_s = xla_compile_s(jitted, args) if with_xla else None
+    return Row(name, op_count(module), cpu_s, wall_s, xla_s)
 
 
 def profile(make: Callable[[], tuple], top: int) -> str:
@@ -210,6 +212,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--profile", type=int, default=0, metavar="N", help="profile the last row, top N"
     )
+    parser.add_argument(
+        "--no-xla", action="store_true", help="leave out XLA's compile (its columns read -)"
+    )
     args = parser.parse_args(argv)
     all_rows = _rows()
     if args.rows:
@@ -219,10 +224,12 @@ def main(argv: list[str] | None = None) -> int:
     unknown = [n for n in names if n not in all_rows]
     if unknown:
         parser.error(f"unknown rows {', '.join(unknown)}; known: {', '.join(all_rows)}")
-    measure("warm-up", lambda: propagate.transformer_jitted(1))  # imports, first-use caches
+    with_xla = not args.no_xla
+    # imports, first-use caches
+    measure("warm-up", lambda: propagate.transformer_jitted(1), with_xla=with_xla)
     print(line(HEADER))
     for name in names:
-        print(line(measure(name, all_rows[name]).cells()), flush=True)
+        print(line(measure(name, all_rows[name], with_xla=with_xla).cells()), flush=True)
     if args.profile and names:
         print(f"\nprofile of {names[-1]}:\n")
         print(profile(all_rows[names[-1]], args.profile))

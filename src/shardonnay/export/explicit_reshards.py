@@ -45,7 +45,7 @@ reshard that adds unreduced axes into `*_to_unreduced` collectives
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 
 from shardonnay.axes import AxisRef
@@ -59,8 +59,6 @@ from shardonnay.export.common_axes import (
 )
 from shardonnay.export.insertion import (
     all_reduce,
-    insert_after,
-    insert_before,
     insert_on_operand,
     replace_uses_except,
     reshard,
@@ -71,7 +69,7 @@ from shardonnay.export.unreduced import (
     axis_set_diff,
     reshard_to_unreduced_collectives,
 )
-from shardonnay.ir.core import Func, Module, Op, Value, building
+from shardonnay.ir.core import Block, Func, Module, Op, Value, building
 from shardonnay.ir.shardings import (
     edge_sources,
     func_arg_sharding,
@@ -157,6 +155,9 @@ class _FunctionPass:
         self.full_version = full_version
         # the full version's settlement of an op, by what it depends on (`_settle`)
         self.settled: dict[tuple, _Settled] = {}
+        self.positions = _Positions()
+        self.number = _Numbers()  # of shardings and rules, for the keys of what they decide
+        self.common_meshes: dict[tuple[int, ...], str | None] = {}  # see `_common_mesh_name`
 
     def run(self) -> None:
         assert self.func is not None  # (None only for `reshard_factors`, which settles one op)
@@ -231,7 +232,9 @@ class _FunctionPass:
         with the same shardings thousands of times), the reshards are made
         for every op."""
         sizes = tuple(_num_elements(v) for v in (*op.operands, *op.results))
-        key = (op.name, rule, tuple(in_shardings), tuple(out_shardings), sizes, mesh_name)
+        number = self.number
+        shardings = tuple(map(number, (*in_shardings, *out_shardings)))
+        key = (op.name, number(rule), len(in_shardings), shardings, sizes, mesh_name)
         settled = self.settled.get(key)
         if settled is None:
             projection = ShardingProjection.build(
@@ -252,7 +255,14 @@ class _FunctionPass:
     def _common_mesh_name(self, shardings: Sequence[TensorSharding | None]) -> str | None:
         """The mesh all shardings agree on, axes-wise (meshes without axes
         aside), and among those of the sharded ones the most used; None when
-        none has a sharding, two meshes differ or the mesh is maximal."""
+        none has a sharding, two meshes differ or the mesh is maximal. Worked
+        out once for each list of shardings."""
+        key = tuple(map(self.number, shardings))
+        if key not in self.common_meshes:
+            self.common_meshes[key] = self._find_common_mesh_name(shardings)
+        return self.common_meshes[key]
+
+    def _find_common_mesh_name(self, shardings: Sequence[TensorSharding | None]) -> str | None:
         name: str | None = None
         mesh: Mesh | None = None
         for s in shardings:
@@ -304,7 +314,7 @@ class _FunctionPass:
         after = op
         for result in op.results:
             ar = all_reduce(result, axes, sharding_of(result) or _closed(mesh_name, result))
-            after = insert_after(after, ar)
+            after = self.positions.insert_after(after, ar)
             replace_uses_except(result, ar.results[0], ar)
 
     # -- data-flow edges, calls, returns --------------------------------------------------
@@ -380,6 +390,55 @@ class _FunctionPass:
     ) -> Op:
         op = reshard(user.operands[index], target)
         return insert_on_operand(user, index, op, after_operand=after_operand)
+
+
+class _Numbers:
+    """A number for each distinct value (equal values, one number), looked up
+    by the object first: a program's values and ops share a few sharding and
+    rule objects, each numbered without hashing its fields again. The values
+    are immutable (frozen dataclasses); the objects are kept, so their ids
+    are not reused."""
+
+    def __init__(self) -> None:
+        self._of_value: dict[Hashable, int] = {}
+        self._of_object: dict[int, tuple[Hashable, int]] = {}
+
+    def __call__(self, value: Hashable) -> int:
+        seen = self._of_object.get(id(value))
+        if seen is not None and seen[0] is value:
+            return seen[1]
+        number = self._of_value.setdefault(value, len(self._of_value))
+        self._of_object[id(value)] = (value, number)
+        return number
+
+
+class _Positions:
+    """Ops placed right before or after others, as `export.insertion` places
+    them, each anchor searched for in its block from where the previous one
+    was found: the pass goes through a block in order and places ops around
+    the op it visits, so the search is short (from the block's start, it
+    made a pass over a long program quadratic)."""
+
+    def __init__(self) -> None:
+        self.found: dict[Block, int] = {}  # block -> where its latest anchor was
+
+    def insert_before(self, anchor: Op, op: Op) -> Op:
+        block = anchor.parent
+        assert block is not None
+        return block.insert(self._index(block, anchor), op)
+
+    def insert_after(self, anchor: Op, op: Op) -> Op:
+        block = anchor.parent
+        assert block is not None
+        return block.insert(self._index(block, anchor) + 1, op)
+
+    def _index(self, block: Block, anchor: Op) -> int:
+        try:
+            at = block.ops.index(anchor, self.found.get(block, 0))
+        except ValueError:  # before the previous anchor
+            at = block.ops.index(anchor)
+        self.found[block] = at
+        return at
 
 
 @dataclass(frozen=True)
@@ -480,14 +539,16 @@ class _OpSettlement:
         op = self.op
         for i, sharding in enumerate(self.in_shardings):
             if updated_operands[i] or self.owner.needs_common_mesh(sharding, self.mesh):
-                r = insert_before(op, reshard(op.operands[i], self.operand_sharding(i)))
+                r = self.owner.positions.insert_before(
+                    op, reshard(op.operands[i], self.operand_sharding(i))
+                )
                 op.set_operand(i, r.results[0])
         after = op
         for i, sharding in enumerate(self.out_shardings):
             if updated_results[i] or self.owner.needs_common_mesh(sharding, self.mesh):
                 result = op.results[i]
                 back = reshard(result, sharding or _closed(self.mesh_name, result))
-                after = insert_after(after, back)
+                after = self.owner.positions.insert_after(after, back)
                 replace_uses_except(result, back.results[0], back)
                 set_sharding(result, self.result_sharding(i))
 
@@ -539,7 +600,7 @@ class _OpSettlement:
         result.factors[conflicting].axes = conflicting_axes
         value = op.results[0]
         set_sharding(value, self.result_sharding(0))
-        back = insert_after(op, reshard(value, self.out_shardings[0]))
+        back = self.owner.positions.insert_after(op, reshard(value, self.out_shardings[0]))
         replace_uses_except(value, back.results[0], back)
 
 

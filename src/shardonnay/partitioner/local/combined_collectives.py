@@ -97,18 +97,19 @@ def combine_collectives(module: Module) -> int:
 
 
 def _combine_in(block: Block, devices: int | None) -> int:
+    """Combines the collectives of `block` (see `combine_collectives`): visits
+    its ops in order, merging each combinable one into the pending one of its
+    kind where it does not depend on it; the ops of the block are rewritten
+    once, at the end."""
     merged = 0
-    pending: dict[tuple, Op] = {}
-    permutes: dict[str, list[Op]] = {}  # element type -> the latest ones, newest last
-    # A merge reorders only the ops up to the later collective: the ops after
-    # the one visited are those after it in `order`, in that order, so its
-    # place in `block.ops` is known without a search.
-    order = list(block.ops)
-    for visited, op in enumerate(order):
+    schedule = _Schedule()
+    pending: dict[tuple, _Combination] = {}
+    permutes: dict[str, list[_Pending]] = {}  # element type -> the latest ones, newest last
+    for op in list(block.ops):
+        schedule.place(op)
         if devices is not None and _permute_pairs(op) is not None:
-            end = len(block.ops) - (len(order) - visited)
             recent = permutes.setdefault(op.operands[0].type.element_type, [])
-            merged += _overlay_into_recent(block, recent, end, devices)
+            merged += _overlay_into_recent(block, schedule, recent, op, devices)
             del recent[:-_RECENT_PERMUTES]
             continue
         key = _key(op)
@@ -116,23 +117,15 @@ def _combine_in(block: Block, devices: int | None) -> int:
             continue
         earlier = pending.get(key)
         if earlier is not None:
-            end = len(block.ops) - (len(order) - visited)
-            start = _place_before(block.ops, earlier, end)
-            readers = _readers_between(block.ops, start, end)
+            readers = earlier.readers_before(op, schedule)
             if readers is not None:
-                op = _merge(block, start, end, readers)
+                schedule.merge(earlier, op, readers)
                 merged += 1
-        pending[key] = op
+                continue
+        pending[key] = _Combination(schedule, op)
+    if merged:  # (else every op is where it was)
+        block.ops[:] = schedule.ops_with_combinations(block)
     return merged
-
-
-def _place_before(ops: list[Op], op: Op, end: int) -> int:
-    """The index of `op` in `ops`, searched backwards from `end` (combinable
-    collectives are seldom far apart)."""
-    for i in range(end - 1, -1, -1):
-        if ops[i] is op:
-            return i
-    raise ValueError(f"{op.name} is not before index {end} of its block")
 
 
 def _key(op: Op) -> tuple | None:
@@ -218,61 +211,225 @@ def _split_and_concat(operand: TensorType, result: TensorType, n: int) -> tuple[
     return s, c
 
 
-def _readers_between(ops: list[Op], start: int, end: int) -> list[Op] | None:
-    """The ops between `ops[start]` (the earlier collective) and `ops[end]`
-    (the later one) that read the earlier one's results (or what they
-    compute), in order; None when the later one reads them."""
-    tainted = {id(r) for r in ops[start].results}
-    readers = []
-    for op in ops[start + 1 : end]:
-        inners = op.walk() if op.regions else (op,)  # (most ops have none: no walk)
-        if any(id(v) in tainted for inner in inners for v in inner.operands):
-            readers.append(op)
-            tainted.update(id(r) for r in op.results)
-    if any(id(v) in tainted for v in ops[end].operands):
-        return None
-    return readers
+class _Schedule:
+    """The ops of a block in the order combining leaves them, built as the
+    ops are visited: each visited op is placed last; a merge places the
+    readers of the earlier collective's results (the visited ops that read
+    them, or what they compute) again, after the later one.
+
+    Placing is appending to `log`, an op placed again leaving a stale entry
+    behind (`at` holds each op's latest), so a merge costs what it moves,
+    not a scan of the block. The readers a merge places again are a run of
+    the log (`moved`: its first entry -> where it ends and the merge's later
+    collective). A merged collective (`_Combination`) is stood for by its
+    latest member until `ops_with_combinations` builds it."""
+
+    def __init__(self) -> None:
+        self.log: list[Op] = []
+        self.at: dict[Op, int] = {}  # the ops placed (not merged away) -> their entry
+        self.moved: dict[int, tuple[int, Op | None]] = {}  # None: readers of an overlay
+        self.combinations: dict[Op, _Combination] = {}  # by each member
+        self.events = 0  # merges so far (combinations are built in the order of their last)
+
+    def place(self, op: Op) -> None:
+        self.at[op] = len(self.log)
+        self.log.append(op)
+
+    def place_all(self, ops: list[Op]) -> None:
+        start = len(self.log)
+        self.log.extend(ops)
+        self.at.update(zip(ops, range(start, start + len(ops)), strict=True))
+
+    def standing_for(self, op: Op) -> _Combination | None:
+        """The combination `op` stands for (as its latest member), if any."""
+        combination = self.combinations.get(op)
+        return combination if combination is not None and combination.members[-1] is op else None
+
+    def operands_of(self, op: Op) -> list[Value]:
+        """What `op` reads: a combination's operands where it stands for one,
+        else those of `op` and of the ops nested in it."""
+        combination = self.standing_for(op)
+        if combination is not None:
+            return [v for member in combination.members for v in member.operands]
+        if op.regions:
+            return [v for inner in op.walk() for v in inner.operands]
+        return op.operands
+
+    def reads(self, op: Op, values: set[Value]) -> bool:
+        """Whether `op` reads some of `values` (`operands_of`)."""
+        if op.regions or op in self.combinations:
+            return not values.isdisjoint(self.operands_of(op))
+        return not values.isdisjoint(op.operands)
+
+    def results_of(self, op: Op) -> list[Value]:
+        """What `op` defines: a combination's results where it stands for one, or `op`'s."""
+        combination = self.standing_for(op)
+        if combination is None:
+            return op.results
+        return [r for member in combination.members for r in member.results]
+
+    def node_of(self, value: Value) -> Op | None:
+        """The op placed here that defines `value`: the latest member of the
+        combination of the op defining it, or that op; None where none is."""
+        op = value.op
+        if op is None:
+            return None
+        combination = self.combinations.get(op)
+        if combination is not None:
+            op = combination.members[-1]
+        return op if op in self.at else None
+
+    def merge(self, earlier: _Combination, later: Op, readers: list[Op]) -> None:
+        """`later` (placed last) joins `earlier`, whose `readers` are placed after it."""
+        del self.at[earlier.members[-1]]
+        earlier.members.append(later)
+        self.combinations[later] = earlier
+        earlier.values.update(later.results)
+        self.events += 1
+        earlier.last_merge = self.events
+        self._move(readers, later)
+        earlier.mark = len(self.log)  # its readers are known, placed again
+
+    def replace(self, earlier: Op, later: Op, new: list[Op], readers: list[Op]) -> None:
+        """`earlier` and `later` (placed last), whose results no longer have
+        uses, erased; the `new` ops placed instead, then the `readers`."""
+        for op in (earlier, later):
+            del self.at[op]
+            op.parent = None  # not searched for in the block: it is rebuilt at the end
+            op.erase()
+        self.place_all(new)
+        self._move(readers, None)
+
+    def _move(self, readers: list[Op], later: Op | None) -> None:
+        if readers:
+            self.moved[len(self.log)] = (len(self.log) + len(readers), later)
+            self.place_all(readers)
+
+    def ops_with_combinations(self, block: Block) -> list[Op]:
+        """The ops in their order, each combination built (one collective of
+        its members' operand lists) in its place; built in the order of their
+        last merges, as merging them one after another would."""
+        merged = {c.latest: c for c in self.combinations.values() if len(c.members) > 1}
+        combinations = sorted(merged.values(), key=lambda c: c.last_merge)
+        built = {id(c.members[-1]): _combined(c.members, block) for c in combinations}
+        at = self.at.get
+        return [built.get(id(op), op) for i, op in enumerate(self.log) if at(op) == i]
 
 
-def _merge(block: Block, start: int, end: int, readers: list[Op]) -> Op:
-    """One collective of the operand lists of `block.ops[start]` and
-    `block.ops[end]` at the later one's place, the `readers` of the earlier
-    one's results (the ops between them, in their order) moved after it; the
-    ops between are spliced in one slice assignment (no search of the block
-    per moved op)."""
-    earlier, later = block.ops[start], block.ops[end]
+class _Pending:
+    """A collective `op` that later ones may merge into, and what is known of
+    its readers in a `_Schedule`: the values computed from its results
+    (`values`), the ops computing them (`readers`), found among the entries
+    of the log before `mark`; a later look reads only the entries since.
+
+    The log is read in order, stale entries too (what an op computes does
+    not change where it is placed). The readers a merge moved (a run of the
+    log) are all readers where the merge's later collective is one: they
+    read the combined results; otherwise the merge changed nothing they read
+    and the run is skipped. An overlay's readers read its new ops: each is
+    looked at."""
+
+    def __init__(self, schedule: _Schedule, op: Op) -> None:
+        self.op = op
+        self.values: set[Value] = set(op.results)
+        self.readers: set[Op] = set()
+        self.mark = schedule.at[op] + 1
+
+    def readers_before(self, later: Op, schedule: _Schedule) -> list[Op] | None:
+        """The ops placed between this one and `later` (placed last) that read
+        its results or what they compute, in their order; None where `later`
+        reads them."""
+        if self._is_read_by(later, schedule):
+            return None
+        values, readers = self.values, self.readers
+        log, moved = schedule.log, schedule.moved
+        i, end = self.mark, schedule.at[later]
+        while i < end:
+            run = moved.get(i)
+            if run is not None and run[1] is not None:  # a merge's readers
+                if run[1] in readers:
+                    for op in log[i : run[0]]:
+                        if op not in readers:
+                            readers.add(op)
+                            values.update(schedule.results_of(op))
+                i = run[0]
+                continue
+            op = log[i]
+            i += 1
+            if op not in readers and schedule.reads(op, values):
+                readers.add(op)
+                values.update(schedule.results_of(op))
+        self.mark = end
+        at = schedule.at
+        self.readers = readers = {op for op in readers if op in at}  # (merged or erased since)
+        return sorted(readers, key=at.__getitem__)
+
+    def _is_read_by(self, later: Op, schedule: _Schedule) -> bool:
+        """Whether `later` (placed last) reads this collective's results or
+        what they compute: a search back from its operands through the ops
+        placed after this one (those placed before cannot read it), its
+        readers known so far read it."""
+        at, readers = schedule.at, self.readers
+        own = self.latest
+        start = at[own]
+        seen: set[Op] = set()
+        operands = list(later.operands)
+        while operands:
+            node = schedule.node_of(operands.pop())
+            if node is own or node in readers:
+                return True
+            if node is None or node in seen or at[node] < start:
+                continue
+            seen.add(node)
+            operands.extend(schedule.operands_of(node))
+        return False
+
+    @property
+    def latest(self) -> Op:
+        """The op standing for this collective in the schedule."""
+        return self.op
+
+
+class _Combination(_Pending):
+    """Collectives of one kind merged so far, in order (`members`, the first
+    one `op`): one collective of their operand lists where the latest member
+    is placed (built by `_Schedule.ops_with_combinations`)."""
+
+    def __init__(self, schedule: _Schedule, op: Op) -> None:
+        super().__init__(schedule, op)
+        self.members = [op]
+        self.last_merge = 0
+        schedule.combinations[op] = self
+
+    @property
+    def latest(self) -> Op:
+        return self.members[-1]
+
+
+def _combined(members: list[Op], block: Block) -> Op:
+    """One collective of the operand lists of `members` (in `block`), with the
+    last one's attributes, location and reduction; the members' results
+    replaced by its results and the members erased."""
+    later = members[-1]
     combined = Op(
         later.name,
-        [*earlier.operands, *later.operands],
-        [*earlier.result_types, *later.result_types],
+        [v for member in members for v in member.operands],
+        [t for member in members for t in member.result_types],
         dict(later.attributes),
         location=later.location,
         inherent=later.inherent,
     )
     if later.regions:
         combined.add_region(copied_region(later))
-    count = len(earlier.results)
-    for i, result in enumerate(earlier.results):
-        result.replace_all_uses_with(combined.results[i])
-    for i, result in enumerate(later.results):
-        result.replace_all_uses_with(combined.results[count + i])
+    replacements = iter(combined.results)
+    for member in members:
+        for result in member.results:
+            result.replace_all_uses_with(next(replacements))
     combined.parent = block
-    _splice(block, start, end, [combined], readers)
+    for member in members:  # out of the block already: erase drops their uses
+        member.parent = None
+        member.erase()
     return combined
-
-
-def _splice(block: Block, start: int, end: int, new: list[Op], readers: list[Op]) -> None:
-    """`block.ops[start]` and `block.ops[end]` (whose results no longer have
-    uses) replaced by the `new` ops at the later one's place, the `readers`
-    between them (in their order) moved after those: one slice assignment,
-    no search of the block per moved op."""
-    earlier, later = block.ops[start], block.ops[end]
-    moved = {id(op) for op in readers}
-    staying = [op for op in block.ops[start + 1 : end] if id(op) not in moved]
-    block.ops[start : end + 1] = [*staying, *new, *readers]
-    for op in (earlier, later):  # out of the block already: erase drops their uses
-        op.parent = None
-        op.erase()
 
 
 class _Builder:
@@ -372,32 +529,39 @@ def _permute_pairs(op: Op) -> list[tuple[int, int]] | None:
     return [(s, t) for s, t in replica_groups(op, "source_target_pairs")]
 
 
-def _overlay_into_recent(block: Block, recent: list[Op], end: int, devices: int) -> int:
-    """Merges `block.ops[end]`, a collective-permute, into the nearest of the
-    `recent` ones whose senders and receivers are all different from its own
-    and on which it does not depend (`_overlay`); returns 1 where it did, 0
-    where it joins `recent` on its own."""
-    later = block.ops[end]
+def _overlay_into_recent(
+    block: Block, schedule: _Schedule, recent: list[_Pending], later: Op, devices: int
+) -> int:
+    """Merges `later`, a collective-permute (placed last in `schedule`), into
+    the nearest of the `recent` ones whose senders and receivers are all
+    different from its own and on which it does not depend (`_overlay`);
+    returns 1 where it did, 0 where it joins `recent` on its own."""
     pairs = _permute_pairs(later)
     sources, targets = {s for s, _ in pairs}, {t for _, t in pairs}
     for i in range(len(recent) - 1, -1, -1):
-        earlier = _permute_pairs(recent[i])
+        earlier = _permute_pairs(recent[i].op)
         if any(s in sources for s, _ in earlier) or any(t in targets for _, t in earlier):
             continue
-        start = _place_before(block.ops, recent[i], end)
-        readers = _readers_between(block.ops, start, end)
+        readers = recent[i].readers_before(later, schedule)
         if readers is not None:
-            del recent[i]
-            recent.append(_overlay(block, start, end, readers, devices))
+            earlier = recent.pop(i).op
+            new = _overlay(block, earlier, later, devices)
+            schedule.replace(earlier, later, new, readers)
+            recent.append(_Pending(schedule, _permute_of(new)))
             return 1
-    recent.append(later)
+    recent.append(_Pending(schedule, later))
     return 0
 
 
-def _overlay(block: Block, start: int, end: int, readers: list[Op], devices: int) -> Op:
-    """One collective-permute doing what `block.ops[start]` and `block.ops[end]`
-    do, where no device sends in both and none receives in both: each sender
-    sends its own operand flattened (padded to the longer of the two), each
+def _permute_of(ops: list[Op]) -> Op:
+    """The collective-permute among the ops `_overlay` makes."""
+    return next(op for op in ops if op.name == "stablehlo.collective_permute")
+
+
+def _overlay(block: Block, earlier: Op, later: Op, devices: int) -> list[Op]:
+    """The ops (for `block`) of one collective-permute doing what `earlier` and
+    `later` do, where no device sends in both and none receives in both: each
+    sender sends its own operand flattened (padded to the longer of the two), each
     receiver takes its part and reshapes it back; the parts a device does
     not receive are zeros, as a collective-permute gives them. Under the
     alpha-beta model the merged permute's one step and longer buffer,
@@ -406,8 +570,8 @@ def _overlay(block: Block, start: int, end: int, readers: list[Op], devices: int
 
     For example, `[[0, 1]]` sending 4 elements and `[[1, 0]]` sending 2
     become `[[0, 1], [1, 0]]` sending 4: device 1 sends its 2 elements and
-    2 of padding, device 0 keeps the first 2 of the 4 it receives."""
-    earlier, later = block.ops[start], block.ops[end]
+    2 of padding, device 0 keeps the first 2 of the 4 it receives. The
+    results of `earlier` and `later` are replaced by their parts."""
     x, y = earlier.operands[0], later.operands[0]
     b = _Builder(block, x.type.element_type)
     sizes = (math.prod(x.type.shape), math.prod(y.type.shape))
@@ -460,8 +624,7 @@ def _overlay(block: Block, start: int, end: int, readers: list[Op], devices: int
         if size < width:
             part = b.slice(part, [0], [size])
         old.results[0].replace_all_uses_with(b.reshape(part, old.result_types[0].shape))
-    _splice(block, start, end, b.ops, readers)
-    return combined
+    return b.ops
 
 
 def _pack(op: Op, block: Block) -> None:

@@ -150,6 +150,9 @@ class LocalContext:
         self.groups_along = None
         self.encoded: dict[tuple, DenseElementsAttr] = {}  # constants' attributes by content
         self._axes: dict[TensorSharding, tuple[tuple[AxisRef, ...], ...]] = {}  # see `axes_of`
+        # the same by the sharding object (kept, so its id is not reused): values share
+        # a few sharding objects, each looked up without hashing its fields
+        self._axes_of_object: dict[int, tuple[TensorSharding, tuple]] = {}
         # `local.factors.plan_factors`' plans by what they depend on
         self.plans: dict[tuple, Any] = {}
 
@@ -170,6 +173,9 @@ class LocalContext:
         shardings on thousands of values)."""
         if sharding is None or not sharding.dims:
             return [()] * rank
+        seen = self._axes_of_object.get(id(sharding))
+        if seen is not None and seen[0] is sharding:
+            return list(seen[1])
         known = isinstance(sharding.mesh, Mesh) or sharding.mesh in self.meshes
         axes = self._axes.get(sharding) if known else None
         if axes is None:
@@ -177,6 +183,8 @@ class LocalContext:
             axes = tuple(tuple(a for a in d.axes if a.size(mesh) > 1) for d in sharding.dims)
             if known:
                 self._axes[sharding] = axes
+        if known:
+            self._axes_of_object[id(sharding)] = (sharding, axes)
         return list(axes)
 
     def mesh_of_sharding(self, sharding: TensorSharding | None) -> Mesh:

@@ -54,11 +54,18 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 
 from shardonnay.errors import PartitionError
-from shardonnay.ir.attributes import NoExactKey, StructAttr, exact_key
+from shardonnay.ir.attributes import (
+    DenseArrayAttr,
+    DenseElementsAttr,
+    IntegerAttr,
+    NoExactKey,
+    StructAttr,
+    exact_key,
+)
 from shardonnay.ir.core import Op, Region, Value
 from shardonnay.ir.types import TensorType
 from shardonnay.layout import equivalent
@@ -82,7 +89,7 @@ from shardonnay.partitioner.local.ops import indexing as local_indexing
 from shardonnay.partitioner.local.ops import positional as local_ops
 from shardonnay.partitioner.local.ops import reduce as local_reduce
 from shardonnay.partitioner.local.ops.halo import halo, masked_update
-from shardonnay.sharding import TensorSharding
+from shardonnay.sharding import TensorSharding, TensorShardingPerValue
 
 Lower = Callable[[LocalContext, Op, list[Value], list[Region]], list[Value]]
 
@@ -306,6 +313,11 @@ class LoweredOps:
         self._templates: dict[tuple, _Template | None] = {}
         self._kinds: dict[tuple, int] = {}  # (type, sharding) -> a small number
         self._kind_of: dict[Value, int] = {}  # global values -> their kind
+        # (type, id of a sharding object) -> the object (kept: its id is not reused) and
+        # the kind: values share a few sharding objects, looked up without hashing them
+        self._kind_of_object: dict[tuple, tuple[TensorSharding | None, int]] = {}
+        self._attributes: dict[Hashable, int] = {}  # `exact_key`s -> a small number
+        self._attribute_of_object: dict[int, tuple[object, int]] = {}  # alike, by id
 
     def lower(self, ctx: LocalContext, op: Op, operands: list[Value]) -> list[Value]:
         """`lower_op(ctx, op, operands, [])` for an op without regions."""
@@ -329,7 +341,7 @@ class LoweredOps:
         if lowering_of(op).reads_program:
             return None
         try:
-            attributes = tuple((k, exact_key(v)) for k, v in op.attributes.items())
+            attributes = tuple((k, self._attribute(v)) for k, v in op.attributes.items())
         except NoExactKey:
             return None
         values = op.operands
@@ -351,9 +363,35 @@ class LoweredOps:
         per value after the first."""
         kind = self._kind_of.get(value)
         if kind is None:
-            kind = self._kinds.setdefault((value.type, sharding(value)), len(self._kinds))
+            s = sharding(value)
+            seen = self._kind_of_object.get((value.type, id(s)))
+            if seen is not None and seen[0] is s:
+                kind = seen[1]
+            else:
+                kind = self._kinds.setdefault((value.type, s), len(self._kinds))
+                self._kind_of_object[(value.type, id(s))] = (s, kind)
             self._kind_of[value] = kind
         return kind
+
+    def _attribute(self, value: object) -> Hashable:
+        """The `exact_key` of attribute `value`, a number standing for it where
+        it is an immutable attribute object: a program shares a few such objects
+        (shardings) among thousands of ops, each keyed without hashing its fields
+        (numbers are no `exact_key`, which keeps an integer's class)."""
+        if value.__class__ not in _IMMUTABLE_ATTRIBUTES:
+            return exact_key(value)
+        seen = self._attribute_of_object.get(id(value))
+        if seen is not None and seen[0] is value:
+            return seen[1]
+        number = self._attributes.setdefault(exact_key(value), len(self._attributes))
+        self._attribute_of_object[id(value)] = (value, number)
+        return number
+
+
+# Attribute classes whose objects never change (frozen, of immutable fields).
+_IMMUTABLE_ATTRIBUTES = frozenset(
+    {TensorSharding, TensorShardingPerValue, DenseElementsAttr, DenseArrayAttr, IntegerAttr}
+)
 
 
 _MISSING = object()
