@@ -9,8 +9,8 @@ pipeline, `insert_explicit_reshards(full_version=True)`, then every reshard
 lowered by the planner where its chain is cheaper than Shardy's lowering, or
 left to the per-device program's direct exchange where that is cheaper still;
 with `--shardy`, also Shardy's own three passes run in jaxlib), then
-`convert_global_to_local` with poisoned padding and the collectives
-improved as `shardonnay.partition` does (`improve_collectives`), run on every device by
+the per-device program as `shardonnay.partition` makes it (`per_device_program`),
+with poisoned padding, run on every device by
 `simulate` and compared with the reference interpreter on the original
 program (rtol 1e-5). Programs are the 17 of tests/corpus and
 `random_program_with_inputs(seed)` of `shardonnay.testing.program_generator`.
@@ -40,9 +40,8 @@ import numpy as np
 
 from shardonnay import parse_module, run
 from shardonnay.errors import PartitionError
-from shardonnay.partitioner.local.convert import convert_global_to_local
+from shardonnay.partitioner.per_device import per_device_program
 from shardonnay.partitioner.program import explicit_collectives
-from shardonnay.partitioner.scattered_reductions import improve_collectives
 from shardonnay.runtime.simulator import simulate
 from shardonnay.testing.program_generator import random_program_with_inputs
 
@@ -97,8 +96,7 @@ def check(name: str, text: str, inputs, partition: Callable[[str], str], tally: 
     try:
         partitioned = parse_module(partition(text))
         try:
-            local = convert_global_to_local(partitioned, poison_padding=True)
-            improve_collectives(local)  # as shardonnay.partition does
+            local = per_device_program(partitioned, poison_padding=True)  # as partition makes it
         except PartitionError as e:
             tally.rejected[_reason(e)] += 1
             outcome = "rejected"

@@ -16,10 +16,9 @@ from shardonnay.ir.naming import output_names
 from shardonnay.ir.types import TensorType
 from shardonnay.ir.verifier import verify
 from shardonnay.partitioner.analysis.report import report_of
-from shardonnay.partitioner.local.convert import convert_global_to_local
+from shardonnay.partitioner.per_device import per_device_program
 from shardonnay.partitioner.placement import device_count
 from shardonnay.partitioner.program import explicit_collectives, propagated_program
-from shardonnay.partitioner.scattered_reductions import improve_collectives
 from shardonnay.runtime import interpreter
 from shardonnay.runtime.check import check
 from shardonnay.runtime.numerics import (
@@ -163,8 +162,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         propagated = propagated_program(module, propagate=propagate, max_devices=args.max_devices)
         explicit = explicit_collectives(propagated, propagate=False, max_devices=args.max_devices)
-        local = convert_global_to_local(explicit, max_devices=args.max_devices)
-        improve_collectives(local)  # as partition() does
+        local = per_device_program(explicit, max_devices=args.max_devices)
     if args.json:
         report = report_of(module, explicit, local, propagated=propagated)
         print(json.dumps(report.to_json()))

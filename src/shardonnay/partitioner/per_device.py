@@ -25,11 +25,16 @@ from shardonnay.partitioner.scattered_reductions import improve_collectives
 __all__ = ["per_device_program"]
 
 
-def per_device_program(explicit: Module, *, max_devices: int | None = None) -> Module:
-    """The per-device program of `explicit` (a new module; `explicit` is unchanged)."""
+def per_device_program(
+    explicit: Module, *, max_devices: int | None = None, poison_padding: bool = False
+) -> Module:
+    """The per-device program of `explicit` (a new module; `explicit` is
+    unchanged); `poison_padding` as `convert_global_to_local` takes it (the
+    checks run programs whose padding holds NaN)."""
     local = convert_global_to_local(
         explicit,
         max_devices=max_devices,
+        poison_padding=poison_padding,
         per_dim_all_gather=True,
         combine_multi_dimension_reduce_scatter=True,
     )

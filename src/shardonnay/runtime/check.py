@@ -35,9 +35,8 @@ from shardonnay.ir.naming import output_names
 from shardonnay.ir.types import TensorType
 from shardonnay.partitioner.analysis.cost import CostReport, collective_costs
 from shardonnay.partitioner.analysis.memory import peak_memory
-from shardonnay.partitioner.local.convert import convert_global_to_local
+from shardonnay.partitioner.per_device import per_device_program
 from shardonnay.partitioner.program import explicit_collectives, propagated_program
-from shardonnay.partitioner.scattered_reductions import improve_collectives
 from shardonnay.runtime.interpreter import random_inputs, run
 from shardonnay.runtime.numerics import (
     ROUNDING,
@@ -191,8 +190,7 @@ def check(
     explicit = explicit_collectives(
         propagated, propagate=False, reshards=reshards, max_devices=max_devices
     )
-    local = convert_global_to_local(explicit, poison_padding=True, max_devices=max_devices)
-    improve_collectives(local)
+    local = per_device_program(explicit, poison_padding=True, max_devices=max_devices)
     result_types = module.function("main").type.results
     with np.errstate(all="ignore"):
         expected = run(module, *arguments)

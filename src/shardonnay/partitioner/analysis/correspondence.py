@@ -1,7 +1,8 @@
 """The values of a program with communication added, traced back to the program it came from.
 
 Partitioning inserts `sdy.reshard`s and Shardy's collectives into a copy of
-the propagated program; everything else keeps its place. The reports name a
+the propagated program; everything else keeps its place, but for calls,
+which it inlines (their callees' ops in their place). The reports name a
 value of the partitioned program by the value of the propagated program it
 is (`shardonnay.ir.naming`), found by matching ops in program order with
 the communication skipped on both sides.
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from shardonnay.ir.core import Module, Op, Value
+from shardonnay.ir.core import Func, Module, Op, Value
 from shardonnay.ir.naming import defined_functions
 from shardonnay.ops.sdy_collectives import SDY_COLLECTIVES
 
@@ -22,22 +23,36 @@ __all__ = ["COMMUNICATION_OPS", "corresponding_values"]
 COMMUNICATION_OPS = frozenset((*SDY_COLLECTIVES, "sdy.reshard"))
 
 
-def _op_keys(module: Module) -> Iterator[tuple[tuple[str, int], Op]]:
-    """(function, index) of every op that is not communication, in program order."""
-    for func in defined_functions(module):
-        index = 0
+def _op_keys(
+    module: Module, inlined: frozenset[str] = frozenset()
+) -> Iterator[tuple[tuple[str, int], Op]]:
+    """(function, index) of every op that is not communication, in program
+    order; a call of a function in `inlined` stands for its callee's ops, as
+    `shardonnay.ir.inline` puts them in its place."""
+    functions = {f.name: f for f in defined_functions(module)}
+
+    def ops(func: Func) -> Iterator[Op]:
         for op in func.walk():
-            if op is func.op or op.name in COMMUNICATION_OPS:
+            if op is func.op or (op is func.return_op and func.name in inlined):
                 continue
-            yield (func.name, index), op
-            index += 1
+            callee = op.attributes.get("callee") if op.name == "func.call" else None
+            if callee is not None and callee.name in inlined and callee.name in functions:
+                yield from ops(functions[callee.name])
+            elif op.name not in COMMUNICATION_OPS:
+                yield op
+
+    for func in functions.values():
+        if func.name not in inlined:
+            for index, op in enumerate(ops(func)):
+                yield (func.name, index), op
 
 
 def corresponding_values(source: Module, target: Module) -> dict[Value, Value]:
     """For each value of `target` (a program made from `source` by inserting
     communication ops, `COMMUNICATION_OPS`), the value of `source` it is:
     function arguments by position, results and block arguments of the ops
-    matched in program order (communication ops skipped on both sides).
+    matched in program order (communication ops skipped on both sides; a
+    function `target` no longer has was inlined, its calls matched as its ops).
     Where the op names stop matching, the rest of that function is left out.
     """
     mapping: dict[Value, Value] = {}
@@ -46,7 +61,9 @@ def corresponding_values(source: Module, target: Module) -> dict[Value, Value]:
         other = source_funcs.get(func.name)
         if other is not None and len(other.arguments) == len(func.arguments):
             mapping.update(zip(func.arguments, other.arguments, strict=True))
-    source_ops = dict(_op_keys(source))
+    # Functions the target no longer has were inlined into their callers.
+    inlined = frozenset(source_funcs) - {f.name for f in defined_functions(target)}
+    source_ops = dict(_op_keys(source, inlined))
     broken: set[str] = set()
     for key, op in _op_keys(target):
         theirs = source_ops.get(key)
