@@ -93,14 +93,14 @@ def plant(monkeypatch):
     """Makes `check` partition with `bug` applied to the per-device program."""
 
     def apply(bug):
-        convert = checking.convert_global_to_local
+        make = checking.per_device_program
 
         def planted(module, **options):
-            local = convert(module, **options)
+            local = make(module, **options)
             bug(local)
             return local
 
-        monkeypatch.setattr(checking, "convert_global_to_local", planted)
+        monkeypatch.setattr(checking, "per_device_program", planted)
 
     return apply
 
@@ -124,7 +124,7 @@ def test_planted_collective_bugs_fail_in_f32_and_bf16(plant, bug, dtype):
     assert not comparison.looks_like_rounding
 
 
-@pytest.mark.parametrize("which", [0, 9, -1])
+@pytest.mark.parametrize("which", [0, 1, -1])
 def test_a_wrong_reduction_in_a_bf16_backward_pass_fails(plant, which):
     """bf16 rounding in a transformer block's backward pass is large (its own error
     is a tenth of some gradients); a max where a sum belongs spreads errors
