@@ -109,14 +109,21 @@ def lower_reshards(module: Module, *, reshards: str = "shardonnay") -> Module:
     direct = reshards == "shardonnay"
     ops = [o for o in module.walk() if o.name == "sdy.reshard"]
     to_lower = [o for o in ops if not reshard_stays(o, meshes)]
-    chosen: dict[tuple, list[Step] | None] = {}  # programs repeat their moves
     for op in to_lower:
         source = op.operands[0]
         manual = inside_manual_computation(op)
         chain = _chain(source, lower_reshard(op, meshes))
         if chain and not manual:
-            _replace_if_cheaper(chain, module, meshes, direct=direct, known=chosen)
+            _replace_if_cheaper(chain, module, meshes, direct=direct, known=_CHOSEN)
     return module
+
+
+# The choice of each move, across calls: programs repeat their moves, and the
+# partitioner's choices lower a program's reshards several times while it
+# weighs them (`shardonnay.partitioner.cheaper_rewrites`). Bounded: the oldest
+# half goes when it is full.
+_CHOSEN: dict[tuple, list[Step] | None] = {}
+_MAX_CHOSEN = 8192
 
 
 def _chain(source: Value, end: Value) -> list[Op]:
@@ -206,6 +213,9 @@ def _replace_if_cheaper(
     elif key in known:
         choice = known[key]
     else:
+        if len(known) >= _MAX_CHOSEN:
+            for old in list(known)[: _MAX_CHOSEN // 2]:
+                del known[old]
         choice = known[key] = _cheapest(module, move, shardy_steps, direct=direct)
     if choice is None:
         return
@@ -222,7 +232,8 @@ def _move_key(move: _Move, shardy_steps: list[Step], direct: bool) -> tuple | No
     """What the choice of `_cheapest` depends on, or None where an attribute
     is no hashable value (then the move is decided afresh)."""
     steps = tuple((name, tuple(attributes.items())) for name, attributes in shardy_steps)
-    key = (move.src, move.target, move.type, steps, direct)
+    meshes = tuple(sorted(move.meshes.items()))  # the names the shardings use
+    key = (move.src, move.target, move.type, steps, direct, meshes)
     try:
         hash(key)
     except TypeError:
