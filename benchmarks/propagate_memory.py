@@ -42,7 +42,7 @@ if side == "shardonnay":
     import shardonnay.ops  # the op definitions, loaded on first read anyway
     before = rss_kib()
     text = open(path).read()
-    out = run_pipeline(parse_module(text), pipeline).to_text()
+    out = run_pipeline(parse_module(text), pipeline, in_place=True).to_text()
 else:
     import jax  # registers the dialects Shardy's pipeline reads
     from jax._src.interpreters import mlir as jax_mlir

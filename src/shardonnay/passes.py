@@ -171,14 +171,21 @@ def _with_defaults(spec: PassSpec) -> dict[str, str]:
     return options
 
 
-def run_pipeline(module: Module, pipeline: str, *, verify_each: bool = False) -> Module:
+def run_pipeline(
+    module: Module, pipeline: str, *, verify_each: bool = False, in_place: bool = False
+) -> Module:
     """Runs the passes of `pipeline` in order and returns the resulting module;
     `module` itself is not changed (it is copied once, and the passes work
-    on the copy). `verify_each`: verify the module after every pass, as
-    `mlir-opt --verify-each` does (an `IRError` naming the pass that broke
-    an invariant; the passes of the pipelines `sdy-propagation-pipeline`,
-    `sdy-import-pipeline` and `sdy-export-pipeline` one by one)."""
-    return _run_in_place(module.copy(), pipeline, verify_each=verify_each)
+    on the copy). `in_place`: the passes work on `module` itself, as MLIR's
+    pass manager does (for a module no one else holds, like one just read
+    from text: `shardonnay opt` reads and prints so); the module returned
+    may still be another object (a pass may build a new one), and `module`
+    is then left in no useful state. `verify_each`: verify the module after
+    every pass, as `mlir-opt --verify-each` does (an `IRError` naming the
+    pass that broke an invariant; the passes of the pipelines
+    `sdy-propagation-pipeline`, `sdy-import-pipeline` and
+    `sdy-export-pipeline` one by one)."""
+    return _run_in_place(module if in_place else module.copy(), pipeline, verify_each=verify_each)
 
 
 def _run_in_place(module: Module, pipeline_text: str, *, verify_each: bool) -> Module:

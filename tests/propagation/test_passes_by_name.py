@@ -482,3 +482,18 @@ func.func @main(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}
         "No such file or directory\n"
     )
     assert not missing.exists()
+
+
+@pytest.mark.parametrize("name", ["mlp_train_step", "scan_rnn", "shard_map_psum"])
+def test_run_pipeline_copies_unless_in_place(name: str) -> None:
+    from pathlib import Path
+
+    text = (Path(__file__).parent.parent / "corpus" / f"{name}.mlir").read_text()
+    pipeline = "builtin.module(sdy-propagation-pipeline)"
+    module = parse_module(text)
+    before = module.to_text()
+    copied = run_pipeline(module, pipeline)
+    assert module.to_text() == before  # the argument is left as it was
+    in_place = run_pipeline(module, pipeline, in_place=True)
+    assert in_place.to_text() == copied.to_text() != before
+    assert module.to_text() == in_place.to_text()  # the argument itself was transformed

@@ -48,7 +48,8 @@ def run(args: argparse.Namespace) -> int:
     if args.debug_origins:
         pipeline = with_debug_origins(pipeline)
     texts = [
-        run_pipeline(module, pipeline, verify_each=args.verify_each).to_text() for module in modules
+        run_pipeline(module, pipeline, verify_each=args.verify_each, in_place=True).to_text()
+        for module in modules
     ]
     sys.stdout.write("// -----\n".join(texts))
     return 0
