@@ -500,3 +500,59 @@ def test_an_unused_op_with_recursive_effects_goes_as_in_shardy(body: str, pipeli
     ours = run_pipeline(parse_module(text), f"builtin.module({pipeline})")
     kept = "sdy.manual_computation" in str(ours)
     assert kept == ("sdy.manual_computation" in theirs) == (body == "effectful")
+
+
+_BODIES = {
+    "add": "stablehlo.add",
+    "max": "stablehlo.maximum",
+    "set": None,  # the update replaces the value
+}
+
+
+def _region_op_module(kind: str, body: str) -> str:
+    combine = (
+        f"%r = {_BODIES[body]} %a, %b : tensor<f32>\n      stablehlo.return %r : tensor<f32>"
+        if _BODIES[body]
+        else "stablehlo.return %b : tensor<f32>"
+    )
+    if kind == "reduce":
+        head = (
+            '%0 = stablehlo.reduce(%x init: %c) across dimensions = [0] : '
+            "(tensor<8x4xf32>, tensor<f32>) -> tensor<4xf32>\n    reducer(%a: tensor<f32>, "
+            "%b: tensor<f32>) {\n      " + combine + "\n    }"
+        )
+        result = "tensor<4xf32>"
+    else:
+        head = (
+            '%0 = "stablehlo.scatter"(%x, %i, %u) <{scatter_dimension_numbers = '
+            "#stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0], "
+            "scatter_dims_to_operand_dims = [0], index_vector_dim = 1>}> ({\n    "
+            "^bb0(%a: tensor<f32>, %b: tensor<f32>):\n      " + combine + "\n    }) : "
+            "(tensor<8x4xf32>, tensor<2x1xi32>, tensor<2x4xf32>) -> tensor<8x4xf32>"
+        )
+        result = "tensor<8x4xf32>"
+    return (
+        "func.func @main(%x: tensor<8x4xf32>, %i: tensor<2x1xi32>, %u: tensor<2x4xf32>, "
+        f"%c: tensor<f32>) -> {result} {{\n    {head}\n    return %0 : {result}\n}}"
+    )
+
+
+@pytest.mark.parametrize("kind", ["reduce", "scatter"])
+def test_rule_reads_regions_says_whether_the_body_changes_the_rule(kind: str) -> None:
+    """A definition that says its rule ignores its regions (`rule_reads_regions
+    = False`) has the same rule whatever the body; scatter says it reads its
+    body, and a replacing scatter's rule differs from an adding one's. Rules
+    are remembered by the op's types and attributes (and by its body only
+    where the definition says the rule reads it), so both stay right."""
+    from shardonnay import parse_module
+
+    rules = {
+        body: rule_for(parse_module(_region_op_module(kind, body)).functions[0].body.ops[0])
+        for body in _BODIES
+    }
+    reads = lookup(f"stablehlo.{kind}").rule_reads_regions
+    assert reads == (kind == "scatter")
+    if reads:
+        assert str(rules["set"]) != str(rules["add"])
+    else:
+        assert len({str(r) for r in rules.values()}) == 1

@@ -445,6 +445,8 @@ class SameTypeCollective(_Collective):
     def infer_types(self, op: Op) -> list[Type] | None:
         return [v.type for v in op.operands]
 
+    rule_reads_regions = False  # (the rule is the same whatever the body computes)
+
     def sharding_rule(self, op: Op) -> OpShardingRule:
         """Pointwise: `([i, j], [i])->([i, j], [i]) {i=4, j=4}` for operands
         `tensor<4x4xf32>, tensor<4xf32>`."""
@@ -483,6 +485,8 @@ class AllGatherOp(_Collective):
 
 class ReduceScatterOp(_Collective):
     """`scatter_dimension` shrinks by the group size."""
+
+    rule_reads_regions = False  # (the rule is the same whatever the body computes)
 
     def sharding_rule(self, op: Op) -> OpShardingRule:
         """Like all_gather's, for `scatter_dimension`."""

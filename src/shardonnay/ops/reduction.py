@@ -315,6 +315,8 @@ class ReduceOp(OpDef):
         ]
         return tree_reduce(body, moved, args[n:])
 
+    rule_reads_regions = False  # (the rule is the same whatever the body computes)
+
     def sharding_rule(self, op: Op) -> OpShardingRule:
         """A factor per input dim, shared by all inputs (not the init values):
         a reduction factor for a reduced dim, else a pass-through factor with
@@ -535,6 +537,8 @@ class ReduceWindowOp(OpDef):
         ]
         return tree_reduce(body, stacked, args[n:])
 
+    rule_reads_regions = False  # (the rule is the same whatever the body computes)
+
     def sharding_rule(self, op: Op) -> OpShardingRule:
         """A factor per dim of every input and result, sized like the result
         dim (the number of windows); a permutation factor where the window
@@ -620,6 +624,8 @@ class SelectAndScatterOp(OpDef):
                 result[at] = scatter(result[at], value)[0]
         return [result.reshape(operand.shape)]
 
+    rule_reads_regions = False  # (the rule is the same whatever the body computes)
+
     def sharding_rule(self, op: Op) -> OpShardingRule:
         """A factor per dim shared by operand, source and result where no
         window moves along it; where one does (a window size or stride above
@@ -684,6 +690,8 @@ class SortOp(OpDef):
         else:
             order = _order_by_merging(less, moved)
         return [np.moveaxis(np.take_along_axis(a, order, axis=-1), -1, dim) for a in moved]
+
+    rule_reads_regions = False  # (the rule is the same whatever the body computes)
 
     def sharding_rule(self, op: Op) -> OpShardingRule:
         """A factor per dim of all operands and results; the sort dim's needs

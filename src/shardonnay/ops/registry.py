@@ -65,8 +65,20 @@ class OpDef:
     def sharding_rule(self, op: Op) -> OpShardingRule | None:
         """How the op's dims decompose into factors (Shardy's `OpShardingRule`);
         None for ops that propagation handles otherwise or not at all.
-        `shardonnay.ops.rules.rule_for` is the lookup passes use."""
+        `shardonnay.ops.rules.rule_for` is the lookup passes use.
+
+        A rule is computed from the op's name, operand and result types and
+        attributes, so that ops alike in those share one rule, unless the
+        definition says its rule reads more: the ops producing its operands
+        (`rule_reads_producers`) or its regions (`rule_reads_regions`: a
+        scatter's body says whether its updates combine by a reduction)."""
         return None
+
+    # Whether `sharding_rule` reads the ops producing the operands too.
+    rule_reads_producers = False
+    # Whether `sharding_rule` may read the op's regions (False for ops whose
+    # rule is the same whatever their body computes, like a reduction's).
+    rule_reads_regions = True
 
     def result_names(self, op: Op) -> list[str | None] | None:
         return None

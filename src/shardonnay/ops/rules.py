@@ -25,7 +25,7 @@ from collections.abc import Callable
 
 from shardonnay.ir.core import Module, Op
 from shardonnay.ir.shardings import SHARDING
-from shardonnay.ops.registry import lookup
+from shardonnay.ops.registry import OpDef, lookup
 from shardonnay.ops.traits import ConservativeRule, has_trait, trait_of
 from shardonnay.sharding_rule import RULE_ATTRIBUTE, OpShardingRule
 
@@ -91,17 +91,17 @@ def _defined_rule(op: Op) -> OpShardingRule | None:
 
 
 # The rules of the ops' definitions, by what they are computed from: the op's
-# definition, operand and result types and attributes (but its sharding). Ops
-# with regions are left out (a rule might look into them), as are ops with an
-# attribute that cannot be hashed, and ops whose definition says its rule looks
-# at the ops producing its operands (`rule_reads_producers = True`).
+# definition, operand and result types and attributes (but its sharding; see
+# `OpDef.sharding_rule`). Ops with an attribute that cannot be hashed are left
+# out, as are ops whose definition says its rule looks further: at the ops
+# producing its operands or into its regions.
 _BUILT_RULES: dict[tuple, OpShardingRule | None] = {}
 _MAX_BUILT_RULES = 4096
 _NOT_IN_RULE_KEY = (SHARDING,)
 
 
-def _rule_key(op: Op, op_def: object) -> tuple | None:
-    if op.regions or getattr(op_def, "rule_reads_producers", False):
+def _rule_key(op: Op, op_def: OpDef) -> tuple | None:
+    if op_def.rule_reads_producers or (op.regions and op_def.rule_reads_regions):
         return None
     key = (
         op_def,

@@ -117,8 +117,9 @@ class ShardingStore:
         self._rules_by_id: dict[int, tuple[OpShardingRule, OpShardingRule]] = {}
         # The rule of ops that look alike (see `_look`), with one such op.
         self._rules_by_look: dict[tuple, tuple[OpShardingRule | None, Op]] = {}
-        # Per op name, whether its rule reads only the op (see `_look`).
-        self._plain_rule_names: dict[str, bool] = {}
+        # Per op name, whether its rule reads beyond the op itself (producers,
+        # or a registered rule) and whether it may read its regions (see `_look`).
+        self._rule_reads: dict[str, tuple[bool, bool]] = {}
         self._elementwise: dict[Op, bool] = {}
         self.order: list[Item] = []
         # One sharding object per distinct sharding (see `_distinct`).
@@ -199,15 +200,18 @@ class ShardingStore:
 
     def _look(self, op: Op) -> tuple | None:
         """What `rule_for(op)` is computed from, by identity (`alike_key`);
-        None for an op whose rule may look further (into its regions, at
-        the ops producing its operands, or a rule registered by name)."""
+        None for an op whose rule may look further (at the ops producing its
+        operands, into its regions, or a rule registered by name)."""
         name = op.name
-        plain = self._plain_rule_names.get(name)
-        if plain is None:
-            plain = self._plain_rule_names[name] = not has_registered_rule(name) and not getattr(
-                lookup(name), "rule_reads_producers", False
+        reads = self._rule_reads.get(name)
+        if reads is None:
+            op_def = lookup(name)
+            reads = self._rule_reads[name] = (
+                has_registered_rule(name) or op_def.rule_reads_producers,
+                op_def.rule_reads_regions,
             )
-        if not plain or op.regions:
+        beyond_op, regions = reads
+        if beyond_op or (regions and op.regions):
             return None
         return alike_key(op)
 
