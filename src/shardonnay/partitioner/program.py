@@ -61,7 +61,7 @@ from shardonnay.partitioner.device_limit import check_device_count
 from shardonnay.partitioner.per_device import per_device_program
 from shardonnay.partitioner.repeated_collectives import merge_repeated_collectives
 from shardonnay.partitioner.reshard.planned import lower_reshards
-from shardonnay.pipeline import propagation_pipeline
+from shardonnay.pipeline import propagation_pipeline_in_place
 
 __all__ = [
     "describe_costs",
@@ -85,8 +85,10 @@ def propagated_program(
 
     # Elementwise chlo ops get the rules of what they compute (Shardy has none),
     # for propagation and again after it (it drops rules) for the reshards.
-    source = write_computed_rules(module.copy())
-    return write_computed_rules(propagation_pipeline(source) if propagate else source)
+    program = write_computed_rules(module.copy())
+    if propagate:
+        propagation_pipeline_in_place(program)
+    return write_computed_rules(program)
 
 
 def explicit_collectives(
