@@ -194,12 +194,15 @@ def symbol_dce(module: Module) -> None:
         return
     while work:
         name = work.pop()
-        if name in live:
+        if name in live or name not in symbols:
             continue
         live.add(name)
         for op in symbols[name].walk():
             for value in op.attributes.values():
-                work.extend(r for r in _symbol_refs(value) if r in symbols and r not in live)
+                if isinstance(value, SymbolRefAttr):
+                    work.append(value.names[0])
+                elif isinstance(value, dict | tuple | list):  # (most hold no references)
+                    work.extend(_symbol_refs(value))
     for name, op in symbols.items():
         if name not in live:
             module.ops.remove(op)
