@@ -31,7 +31,10 @@ class DimSharding:
     priority: int | None = None
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "axes", tuple(_axis(a) for a in self.axes))
+        if self.axes:
+            object.__setattr__(self, "axes", tuple(_axis(a) for a in self.axes))
+        elif self.axes.__class__ is not tuple:
+            object.__setattr__(self, "axes", ())
 
     @classmethod
     def parse(cls, text: str) -> DimSharding:
@@ -68,9 +71,14 @@ class TensorSharding:
     _body: str | None = field(default=None, init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "dims", tuple(self.dims))
-        object.__setattr__(self, "replicated", tuple(_axis(a) for a in self.replicated))
-        object.__setattr__(self, "unreduced", tuple(_axis(a) for a in self.unreduced))
+        # (most shardings come with a tuple of dims and no replicated or
+        # unreduced axes: those are kept as they are)
+        if self.dims.__class__ is not tuple:
+            object.__setattr__(self, "dims", tuple(self.dims))
+        if self.replicated or self.replicated.__class__ is not tuple:
+            object.__setattr__(self, "replicated", tuple(_axis(a) for a in self.replicated))
+        if self.unreduced or self.unreduced.__class__ is not tuple:
+            object.__setattr__(self, "unreduced", tuple(_axis(a) for a in self.unreduced))
         if self.reduction not in REDUCTIONS:
             raise ShardingError(
                 f"unknown reduction {self.reduction!r}; expected one of {', '.join(REDUCTIONS)}"
