@@ -350,6 +350,7 @@ class _Driver(ShardingStore):
         self.recorder: Any = None
         self.sweeps = 0  # for progress reports
         self._result_ref: tuple[Func, int] | None = None
+        self._func_results_read: list[tuple[Func, int, Value, OpShardingRule]] | None = None
         self._current: Item | None = None
         self._step: Any = None
         self._stack: list[Item] = []
@@ -839,32 +840,38 @@ class _Driver(ShardingStore):
     # -- function results --------------------------------------------------------------
 
     def _propagate_func_results(self) -> None:
-        for func in entry_functions(self.module):
-            for i, value in enumerate(func.return_op.operands):
-                if not isinstance(value.type, TensorType):
-                    continue
+        for func, i, value, rule in self._func_results():
+            self._result_ref = (func, i) if self.recorder is not None else None
+            self._propagate(
+                [value],
+                [value],
+                rule,
+                self.directions.both_ways(rule.num_factors),
+                False,
+                notify=False,
+                set_results=lambda _index, s, func=func, i=i: self._set_func_result(func, i, s),
+                result_shardings=[func_result_sharding(func, i)],
+            )
+            self._result_ref = None
 
-                def set_result(
-                    _index: int, s: TensorSharding, func: Func = func, i: int = i
-                ) -> None:
-                    if self.recorder is not None:
-                        old = func_result_sharding(func, i)
-                        self.recorder.changed(self._result_ref, old, s, self._step)
-                    set_func_result_sharding(func, i, s)
+    def _func_results(self) -> list[tuple[Func, int, Value, OpShardingRule]]:
+        """Per tensor result of an entry function: (the function, the result's
+        index, the value returned, its identity rule); read once (propagation
+        changes no `return`)."""
+        if self._func_results_read is None:
+            self._func_results_read = [
+                (func, i, value, identity_rule(value.type))
+                for func in entry_functions(self.module)
+                for i, value in enumerate(func.return_op.operands)
+                if isinstance(value.type, TensorType)
+            ]
+        return self._func_results_read
 
-                self._result_ref = (func, i) if self.recorder is not None else None
-                rule = identity_rule(value.type)
-                self._propagate(
-                    [value],
-                    [value],
-                    rule,
-                    self.directions.both_ways(rule.num_factors),
-                    False,
-                    notify=False,
-                    set_results=set_result,
-                    result_shardings=[func_result_sharding(func, i)],
-                )
-                self._result_ref = None
+    def _set_func_result(self, func: Func, i: int, sharding: TensorSharding) -> None:
+        if self.recorder is not None:
+            old = func_result_sharding(func, i)
+            self.recorder.changed(self._result_ref, old, sharding, self._step)
+        set_func_result_sharding(func, i, sharding)
 
     # -- writing shardings back ----------------------------------------------------------
 
