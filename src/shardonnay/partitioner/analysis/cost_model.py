@@ -16,6 +16,7 @@ each Shardy collective's `traffic`), for `shardonnay.partitioner.analysis.cost`
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -210,6 +211,7 @@ class CostReport:
 # -- bytes of buffers -------------------------------------------------------------------------
 
 
+@functools.lru_cache(maxsize=256)
 def element_bytes(element_type: str) -> int:
     """Bytes of one element (`i1` is stored in a byte).
 

@@ -73,7 +73,7 @@ def _block_peak(block: Block, funcs: Mapping[str, Func], stack: tuple[str, ...])
     for i, op in enumerate(block.ops):
         for inner in op.walk() if op.regions else (op,):  # (most ops have none: no walk)
             for v in inner.operands:
-                if v.op is not None and id(v.op) in position:
+                if id(v.defining) in position:  # (a block argument's is its block)
                     last_use[v] = max(last_use.get(v, -1), i)
     returned = set(block.terminator.operands) if _returns(block) else set()
     buffers = _Buffers(last_use, returned)
