@@ -91,7 +91,7 @@ from shardonnay.propagation.projection import (
     ShardingProjection,
     TensorFactorShardings,
 )
-from shardonnay.sharding import TensorSharding
+from shardonnay.sharding import TensorSharding, TensorShardingPerValue
 from shardonnay.sharding_rule import OpShardingRule, TensorMapping
 
 __all__ = ["insert_explicit_reshards", "reshard_factors"]
@@ -100,11 +100,41 @@ __all__ = ["insert_explicit_reshards", "reshard_factors"]
 def insert_explicit_reshards(module: Module, *, full_version: bool) -> Module:
     """Inserts, in place, the reshards and collectives that make every op's
     shardings compatible (see the module docstring); returns `module`."""
+    # (the limited version changes only a few kinds of ops in a program
+    # without unreduced axes: see `_FunctionPass.visit`)
+    unreduced = full_version or _has_unreduced_axes(module)
     with building():  # the reshards it makes stay in the program: no cycles to collect
         for func in module.functions:
             if not func.is_declaration:
-                _FunctionPass(module, func, full_version).run()
+                _FunctionPass(module, func, full_version, unreduced=unreduced).run()
     return module
+
+
+def _has_unreduced_axes(module: Module) -> bool:
+    """Whether a sharding anywhere in `module` (an attribute of an op, or
+    within one: a function's argument and result attributes) has unreduced
+    axes."""
+    seen: set[int] = set()  # the ids of the per-value shardings looked at (ops share them)
+
+    def has(value: object) -> bool:
+        if isinstance(value, TensorShardingPerValue):
+            if id(value) in seen:
+                return False
+            seen.add(id(value))
+            return any(s.unreduced for s in value.shardings)
+        if isinstance(value, TensorSharding):
+            return bool(value.unreduced)
+        if isinstance(value, dict):
+            return any(map(has, value.values()))
+        if isinstance(value, (tuple, list)):
+            return any(map(has, value))
+        return False
+
+    for op in module.walk():
+        for value in op.attributes.values():
+            if has(value):
+                return True
+    return False
 
 
 def reshard_factors(
@@ -151,11 +181,16 @@ def reshard_factors(
 
 
 class _FunctionPass:
-    def __init__(self, module: Module, func: Func | None, full_version: bool):
+    def __init__(
+        self, module: Module, func: Func | None, full_version: bool, *, unreduced: bool = True
+    ):
         self.module = module
         self.meshes: dict[str, Mesh] = module.meshes
         self.func = func
         self.full_version = full_version
+        # False: no sharding of the module has unreduced axes (nor will any
+        # value an op other than a call, return or data-flow op uses)
+        self.unreduced = unreduced
         # the full version's settlement of an op, by what it depends on (`_settle`)
         self.settled: dict[tuple, _Settled] = {}
         # the limited version's new sharding of a dot's result, likewise (`_reshard_dot`)
@@ -208,6 +243,8 @@ class _FunctionPass:
             return
         if kind == _RESHARD and reshard_to_unreduced_collectives(op, self.meshes):
             return
+        if not self.unreduced and op.name not in _SETTLED_WITHOUT_UNREDUCED:
+            return  # (the limited version: nothing to all-reduce, no dot, as below)
         in_shardings = [sharding_of(v) for v in op.operands]
         out_shardings = [sharding_of(v) for v in op.results]
         full = self.full_version or _on_full_version(op, in_shardings, out_shardings)
@@ -819,6 +856,11 @@ def _on_full_version(
         return any(s != out_shardings[0] for s in in_shardings)
     return False
 
+
+# The ops the limited version may change in a program without unreduced axes.
+_SETTLED_WITHOUT_UNREDUCED = frozenset(
+    ("stablehlo.dot", "stablehlo.dot_general", "stablehlo.concatenate", "mhlo.ragged_dot")
+)
 
 # What an op is to the pass (`_kind`): a terminator (left to its parent, or
 # to the return's own visit), an op whose data-flow edges are settled
