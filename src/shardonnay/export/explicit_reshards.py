@@ -201,6 +201,10 @@ class _FunctionPass:
         self.positions = _Positions()
         self.number = _Numbers()  # of shardings and rules, for the keys of what they decide
         self.common_meshes: dict[tuple[int, ...], str | None] = {}  # see `_common_mesh_name`
+        # The shardings of the results of the ops visited, as their visit
+        # left them (an op's visit is the last to change its results'
+        # shardings): the shardings of their users' operands (`_shardings`).
+        self.result_shardings: dict[Value, TensorSharding | None] = {}
 
     def run(self) -> None:
         assert self.func is not None  # (None only for `reshard_factors`, which settles one op)
@@ -245,12 +249,13 @@ class _FunctionPass:
             return
         if not self.unreduced and op.name not in _SETTLED_WITHOUT_UNREDUCED:
             return  # (the limited version: nothing to all-reduce, no dot, as below)
-        in_shardings = [sharding_of(v) for v in op.operands]
+        in_shardings = self._shardings(op.operands)
         out_shardings = [sharding_of(v) for v in op.results]
+        self.result_shardings.update(zip(op.results, out_shardings, strict=True))
         full = self.full_version or _on_full_version(op, in_shardings, out_shardings)
         if not out_shardings or any(s is not None and s.unreduced for s in in_shardings):
             all_reduce_operands(op, self.meshes)
-            in_shardings = [sharding_of(v) for v in op.operands]
+            in_shardings = self._shardings(op.operands)
         first = out_shardings[0] if out_shardings else None
         is_dot = op.name in ("stablehlo.dot", "stablehlo.dot_general")
         if not full and not is_dot and (first is None or not first.unreduced):
@@ -275,6 +280,7 @@ class _FunctionPass:
                     self, op, rule, settled.projection, in_shardings, out_shardings, mesh_name
                 )
                 settle.reshard(settled.operands, settled.results)
+                self._forget_results(op)
             reduction_axes = settled.reduction_axes
         else:
             if is_dot:
@@ -348,8 +354,25 @@ class _FunctionPass:
         assert original is not None
         value = op.results[0]
         set_sharding(value, sharding)
+        self._forget_results(op)
         back = self.positions.insert_after(op, reshard(value, original))
         replace_uses_except(value, back.results[0], back)
+
+    def _shardings(self, values: Sequence[Value]) -> list[TensorSharding | None]:
+        """The shardings of `values` (`sharding_of`), those of the results of
+        the ops visited as known."""
+        known = self.result_shardings
+        shardings: list[TensorSharding | None] = []
+        for v in values:
+            s = known.get(v, _UNKNOWN)
+            shardings.append(sharding_of(v) if s is _UNKNOWN else s)  # type: ignore[arg-type]
+        return shardings
+
+    def _forget_results(self, op: Op) -> None:
+        """Forgets the shardings of `op`'s results (its visit changed them:
+        giving one a sharding may give the others open ones)."""
+        for r in op.results:
+            self.result_shardings.pop(r, None)
 
     # -- rules ----------------------------------------------------------------------------
 
@@ -856,6 +879,9 @@ def _on_full_version(
         return any(s != out_shardings[0] for s in in_shardings)
     return False
 
+
+# (a sharding not known yet: `_FunctionPass._shardings`)
+_UNKNOWN = object()
 
 # The ops the limited version may change in a program without unreduced axes.
 _SETTLED_WITHOUT_UNREDUCED = frozenset(
