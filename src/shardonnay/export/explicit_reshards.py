@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 from shardonnay.axes import AxisRef
 from shardonnay.collectives.axis_lists import mesh_ordered
@@ -81,15 +81,17 @@ from shardonnay.ir.shardings import (
     sharding_of,
 )
 from shardonnay.ir.types import TensorType
+from shardonnay.ir.verifier import alike_key
 from shardonnay.mesh import Mesh
-from shardonnay.ops.rules import rule_for
+from shardonnay.ops.registry import is_registered, lookup
+from shardonnay.ops.rules import has_registered_rule, rule_for
 from shardonnay.ops.traits import DATA_FLOW, TERMINATOR, has_trait
 from shardonnay.propagation.projection import (
     FactorSharding,
     ShardingProjection,
     TensorFactorShardings,
 )
-from shardonnay.sharding import TensorSharding
+from shardonnay.sharding import TensorSharding, TensorShardingPerValue
 from shardonnay.sharding_rule import OpShardingRule, TensorMapping
 
 __all__ = ["insert_explicit_reshards", "reshard_factors"]
@@ -98,11 +100,41 @@ __all__ = ["insert_explicit_reshards", "reshard_factors"]
 def insert_explicit_reshards(module: Module, *, full_version: bool) -> Module:
     """Inserts, in place, the reshards and collectives that make every op's
     shardings compatible (see the module docstring); returns `module`."""
+    # (the limited version changes only a few kinds of ops in a program
+    # without unreduced axes: see `_FunctionPass.visit`)
+    unreduced = full_version or _has_unreduced_axes(module)
     with building():  # the reshards it makes stay in the program: no cycles to collect
         for func in module.functions:
             if not func.is_declaration:
-                _FunctionPass(module, func, full_version).run()
+                _FunctionPass(module, func, full_version, unreduced=unreduced).run()
     return module
+
+
+def _has_unreduced_axes(module: Module) -> bool:
+    """Whether a sharding anywhere in `module` (an attribute of an op, or
+    within one: a function's argument and result attributes) has unreduced
+    axes."""
+    seen: set[int] = set()  # the ids of the per-value shardings looked at (ops share them)
+
+    def has(value: object) -> bool:
+        if isinstance(value, TensorShardingPerValue):
+            if id(value) in seen:
+                return False
+            seen.add(id(value))
+            return any(s.unreduced for s in value.shardings)
+        if isinstance(value, TensorSharding):
+            return bool(value.unreduced)
+        if isinstance(value, dict):
+            return any(map(has, value.values()))
+        if isinstance(value, (tuple, list)):
+            return any(map(has, value))
+        return False
+
+    for op in module.walk():
+        for value in op.attributes.values():
+            if has(value):
+                return True
+    return False
 
 
 def reshard_factors(
@@ -118,7 +150,8 @@ def reshard_factors(
     owner = _FunctionPass(module, None, full_version=True)
     in_shardings = [sharding_of(v) for v in op.operands]
     out_shardings = [sharding_of(v) for v in op.results]
-    mesh_name = owner._common_mesh_name([*in_shardings, *out_shardings])
+    numbers = tuple(map(owner.number, (*in_shardings, *out_shardings)))
+    mesh_name = owner._common_mesh_name(numbers, in_shardings, out_shardings)
     if mesh_name is None:
         return
     mesh = owner.meshes[mesh_name]
@@ -148,22 +181,40 @@ def reshard_factors(
 
 
 class _FunctionPass:
-    def __init__(self, module: Module, func: Func | None, full_version: bool):
+    def __init__(
+        self, module: Module, func: Func | None, full_version: bool, *, unreduced: bool = True
+    ):
         self.module = module
         self.meshes: dict[str, Mesh] = module.meshes
         self.func = func
         self.full_version = full_version
+        # False: no sharding of the module has unreduced axes (nor will any
+        # value an op other than a call, return or data-flow op uses)
+        self.unreduced = unreduced
         # the full version's settlement of an op, by what it depends on (`_settle`)
         self.settled: dict[tuple, _Settled] = {}
+        # the limited version's new sharding of a dot's result, likewise (`_reshard_dot`)
+        self.dot_results: dict[tuple, TensorSharding | None] = {}
+        self.signatures: dict[tuple, _Signature] = {}  # see `signature`
+        self.plain_rules: dict[str, bool] = {}  # see `_look`
+        self.kinds: dict[str, int] = {}  # see `_kind`
         self.positions = _Positions()
         self.number = _Numbers()  # of shardings and rules, for the keys of what they decide
         self.common_meshes: dict[tuple[int, ...], str | None] = {}  # see `_common_mesh_name`
+        # The shardings of the results of the ops visited, as their visit
+        # left them (an op's visit is the last to change its results'
+        # shardings): the shardings of their users' operands (`_shardings`).
+        self.result_shardings: dict[Value, TensorSharding | None] = {}
 
     def run(self) -> None:
         assert self.func is not None  # (None only for `reshard_factors`, which settles one op)
+        kinds = self.kinds
         for op in self.func.body.walk_post_order():
-            if not has_trait(op, TERMINATOR):
-                self.visit(op)
+            kind = kinds.get(op.name)
+            if kind is None:
+                kind = kinds[op.name] = _kind(op.name)
+            if kind != _TERMINATOR:
+                self.visit(op, kind)
         ret = self.func.return_op
         for i in range(ret.num_operands):
             target = func_result_sharding(self.func, i)
@@ -178,89 +229,205 @@ class _FunctionPass:
             full = self.full_version or adds_unreduced
             self.reshard_operand(ret, i, target, after_operand=False, full=full)
 
-    def visit(self, op: Op) -> None:
-        full = self.full_version or _on_full_version(op)
-        # (`stablehlo.if` ties no values while propagating, as in Shardy, but
-        # its branches must return its results' shardings, as a `case`'s do.)
-        if has_trait(op, DATA_FLOW) or op.name == "stablehlo.if":
+    def visit(self, op: Op, kind: int) -> None:
+        """Settles `op`, of kind `kind` (`_kind`).
+
+        An op with a rule is settled from its signature and shardings
+        alone, worked out once for each (`_settle`): most ops of a program
+        need nothing, and the many alike just look that up."""
+        if kind == _EDGES:
             for target, sources in edge_sources(op):
                 for user, index in sources:
-                    self.reshard_operand(user, index, target, after_operand=True, full=full)
+                    self.reshard_operand(
+                        user, index, target, after_operand=True, full=self.full_version
+                    )
             return
-        if op.name == "func.call":
-            self._visit_call(op, full)
+        if kind == _CALL:
+            self._visit_call(op, full=True)
             return
-        if op.name == "sdy.reshard" and reshard_to_unreduced_collectives(op, self.meshes):
+        if kind == _RESHARD and reshard_to_unreduced_collectives(op, self.meshes):
             return
-        all_reduce_operands(op, self.meshes)
-        rule = _rule(op)
-        if rule is None:
-            return
-        in_shardings = [sharding_of(v) for v in op.operands]
+        if not self.unreduced and op.name not in _SETTLED_WITHOUT_UNREDUCED:
+            return  # (the limited version: nothing to all-reduce, no dot, as below)
+        in_shardings = self._shardings(op.operands)
         out_shardings = [sharding_of(v) for v in op.results]
-        mesh_name = self._common_mesh_name([*in_shardings, *out_shardings])
+        self.result_shardings.update(zip(op.results, out_shardings, strict=True))
+        full = self.full_version or _on_full_version(op, in_shardings, out_shardings)
+        if not out_shardings or any(s is not None and s.unreduced for s in in_shardings):
+            all_reduce_operands(op, self.meshes)
+            in_shardings = self._shardings(op.operands)
+        first = out_shardings[0] if out_shardings else None
+        is_dot = op.name in ("stablehlo.dot", "stablehlo.dot_general")
+        if not full and not is_dot and (first is None or not first.unreduced):
+            return  # (the limited version changes nothing else: see below)
+        signature = self.signature(op)
+        if signature.rule is None:
+            return
+        shardings = tuple(map(self.number, (*in_shardings, *out_shardings)))
+        mesh_name = self._common_mesh_name(shardings, in_shardings, out_shardings)
         if mesh_name is None:
             return
-        mesh = self.meshes[mesh_name]
+        rule = signature.rule
+        key = (signature.number, shardings)
         if full:
-            common = self._settle(op, rule, in_shardings, out_shardings, mesh_name)
-            reduction_axes = [a for f in rule.reduction_factors for a in common[f]]
+            settled = self.settled.get(key)
+            if settled is None:
+                settled = self.settled[key] = self._settle(
+                    op, signature, in_shardings, out_shardings, mesh_name
+                )
+            if not settled.in_place:
+                settle = _OpSettlement(
+                    self, op, rule, settled.projection, in_shardings, out_shardings, mesh_name
+                )
+                settle.reshard(settled.operands, settled.results)
+                self._forget_results(op)
+            reduction_axes = settled.reduction_axes
         else:
-            projection = ShardingProjection.build(
-                in_shardings, out_shardings, rule, mesh, closed_if_missing=True
-            )
-            settle = _OpSettlement(
-                self, op, rule, projection, in_shardings, out_shardings, mesh_name
-            )
-            if op.name in ("stablehlo.dot", "stablehlo.dot_general"):
-                settle.reshard_dot_result()
-            reduction_axes = _reduction_axes_kept_unreduced(op, projection, rule)
-        self._all_reduce_results(op, reduction_axes, mesh_name, mesh)
+            if is_dot:
+                self._reshard_dot(op, key, signature, in_shardings, out_shardings, mesh_name)
+            reduction_axes = []
+            first = sharding_of(op.results[0]) if op.results else None
+            if first is not None and first.unreduced:
+                projection = ShardingProjection.build(
+                    in_shardings,
+                    out_shardings,
+                    rule,
+                    self.meshes[mesh_name],
+                    closed_if_missing=True,
+                )
+                reduction_axes = _reduction_axes_kept_unreduced(op, projection, rule)
+        self._all_reduce_results(op, reduction_axes, mesh_name, self.meshes[mesh_name])
 
     def _settle(
         self,
         op: Op,
-        rule: OpShardingRule,
+        signature: _Signature,
         in_shardings: list[TensorSharding | None],
         out_shardings: list[TensorSharding | None],
         mesh_name: str,
-    ) -> list[Axes]:
-        """The full version on `op` (`_OpSettlement.settle`, then its
-        reshards); returns the common axes of each factor. What to reshard
-        depends only on the op's name, rule, shardings, tensor sizes and
-        mesh: it is worked out once for each (a layer stack repeats an op
-        with the same shardings thousands of times), the reshards are made
-        for every op."""
-        sizes = tuple(_num_elements(v) for v in (*op.operands, *op.results))
-        number = self.number
-        shardings = tuple(map(number, (*in_shardings, *out_shardings)))
-        key = (op.name, number(rule), len(in_shardings), shardings, sizes, mesh_name)
-        settled = self.settled.get(key)
-        if settled is None:
+    ) -> _Settled:
+        """The full version's settlement of `op` (`_OpSettlement.settle`).
+        What to reshard depends only on the op's signature (name, rule,
+        tensor sizes), shardings and mesh: the caller works it out once for
+        each (a layer stack repeats an op with the same shardings thousands
+        of times) and makes the reshards for every op."""
+        assert signature.rule is not None
+        mesh = self.meshes[mesh_name]
+        projection = ShardingProjection.build(
+            in_shardings, out_shardings, signature.rule, mesh, closed_if_missing=True
+        )
+        settle = _OpSettlement(
+            self, op, signature.rule, projection, in_shardings, out_shardings, mesh_name
+        )
+        return settle.settle(signature.sizes)
+
+    def _reshard_dot(
+        self,
+        op: Op,
+        key: tuple,
+        signature: _Signature,
+        in_shardings: list[TensorSharding | None],
+        out_shardings: list[TensorSharding | None],
+        mesh_name: str,
+    ) -> None:
+        """The limited version on a dot (`_OpSettlement.dot_result_sharding`),
+        worked out once for each signature and shardings: the result takes
+        its new sharding, if any, and is resharded back after the dot."""
+        if key in self.dot_results:
+            sharding = self.dot_results[key]
+        else:
+            assert signature.rule is not None
             projection = ShardingProjection.build(
-                in_shardings, out_shardings, rule, self.meshes[mesh_name], closed_if_missing=True
+                in_shardings,
+                out_shardings,
+                signature.rule,
+                self.meshes[mesh_name],
+                closed_if_missing=True,
             )
             settle = _OpSettlement(
-                self, op, rule, projection, in_shardings, out_shardings, mesh_name
+                self, op, signature.rule, projection, in_shardings, out_shardings, mesh_name
             )
-            settled = self.settled[key] = settle.settle(sizes)
-        settle = _OpSettlement(
-            self, op, rule, settled.projection, in_shardings, out_shardings, mesh_name
-        )
-        settle.reshard(settled.operands, settled.results)
-        return settled.common
+            sharding = self.dot_results[key] = settle.dot_result_sharding(signature.sizes)
+        if sharding is None:
+            return
+        original = out_shardings[0]
+        assert original is not None
+        value = op.results[0]
+        set_sharding(value, sharding)
+        self._forget_results(op)
+        back = self.positions.insert_after(op, reshard(value, original))
+        replace_uses_except(value, back.results[0], back)
+
+    def _shardings(self, values: Sequence[Value]) -> list[TensorSharding | None]:
+        """The shardings of `values` (`sharding_of`), those of the results of
+        the ops visited as known."""
+        known = self.result_shardings
+        shardings: list[TensorSharding | None] = []
+        for v in values:
+            s = known.get(v, _UNKNOWN)
+            shardings.append(sharding_of(v) if s is _UNKNOWN else s)  # type: ignore[arg-type]
+        return shardings
+
+    def _forget_results(self, op: Op) -> None:
+        """Forgets the shardings of `op`'s results (its visit changed them:
+        giving one a sharding may give the others open ones)."""
+        for r in op.results:
+            self.result_shardings.pop(r, None)
+
+    # -- rules ----------------------------------------------------------------------------
+
+    def signature(self, op: Op) -> _Signature:
+        """`op`'s rule (`_rule`) and tensor sizes, worked out once for the
+        ops alike (`alike_key`: the same name, type and attribute objects)
+        where the rule is computed from those alone."""
+        look = self._look(op)
+        if look is None:
+            return self._new_signature(op)
+        signature = self.signatures.get(look)
+        if signature is None:
+            signature = self.signatures[look] = self._new_signature(op)
+        return signature
+
+    def _new_signature(self, op: Op) -> _Signature:
+        rule = _rule(op)
+        sizes = tuple(_num_elements(v) for v in (*op.operands, *op.results))
+        number = self.number((op.name, self.number(rule), len(op.operands), sizes))
+        return _Signature(rule, sizes, number, op)
+
+    def _look(self, op: Op) -> tuple | None:
+        """`alike_key(op)`, None for an op whose rule may look further (into
+        its regions, at the ops producing its operands, or a rule registered
+        by name)."""
+        name = op.name
+        plain = self.plain_rules.get(name)
+        if plain is None:
+            plain = self.plain_rules[name] = (
+                is_registered(name)
+                and not has_registered_rule(name)
+                and not getattr(lookup(name), "rule_reads_producers", False)
+            )
+        if not plain or op.regions:
+            return None
+        return alike_key(op)
 
     # -- meshes ---------------------------------------------------------------------------
 
-    def _common_mesh_name(self, shardings: Sequence[TensorSharding | None]) -> str | None:
+    def _common_mesh_name(
+        self,
+        numbers: tuple[int, ...],
+        in_shardings: Sequence[TensorSharding | None],
+        out_shardings: Sequence[TensorSharding | None],
+    ) -> str | None:
         """The mesh all shardings agree on, axes-wise (meshes without axes
         aside), and among those of the sharded ones the most used; None when
         none has a sharding, two meshes differ or the mesh is maximal. Worked
-        out once for each list of shardings."""
-        key = tuple(map(self.number, shardings))
-        if key not in self.common_meshes:
-            self.common_meshes[key] = self._find_common_mesh_name(shardings)
-        return self.common_meshes[key]
+        out once for each list of shardings (`numbers`, their numbers)."""
+        try:
+            return self.common_meshes[numbers]
+        except KeyError:
+            name = self._find_common_mesh_name([*in_shardings, *out_shardings])
+            self.common_meshes[numbers] = name
+            return name
 
     def _find_common_mesh_name(self, shardings: Sequence[TensorSharding | None]) -> str | None:
         name: str | None = None
@@ -442,15 +609,34 @@ class _Positions:
 
 
 @dataclass(frozen=True)
+class _Signature:
+    """What an op's settlement depends on besides its shardings: its sharding
+    rule (None: none applies, see `_rule`) and the number of elements of
+    each operand and result. `number` stands for them (with the op's name
+    and operand count) in the keys of what is decided; `op`, one op they
+    were worked out for, keeps alive the objects whose identities key them."""
+
+    rule: OpShardingRule | None
+    sizes: tuple[int, ...]
+    number: int
+    op: Op
+
+
+@dataclass(frozen=True)
 class _Settled:
     """How the full version settles an op: the common axes of each factor,
     per operand and result whether it is resharded to them, and the
-    projection holding their shardings (read only from here on)."""
+    projection holding their shardings (read only from here on).
+    `in_place`: nothing is resharded (no operand or result is flagged or on
+    a mesh with another device order); `reduction_axes`: those of the common
+    axes of the reduction factors (the results are all-reduced over them)."""
 
     common: list[Axes]
     operands: tuple[bool, ...]
     results: tuple[bool, ...]
     projection: ShardingProjection
+    in_place: bool = False
+    reduction_axes: list[AxisRef] = field(default_factory=list)
 
 
 class _OpSettlement:
@@ -497,7 +683,19 @@ class _OpSettlement:
         common = find_common_axes(self.projection, self.rule, list(sizes), self.mesh)
         updated_operands = tuple(_update(t, common) for t in self.projection.operands)
         updated_results = tuple(_update(t, common) for t in self.projection.results)
-        return _Settled(common, updated_operands, updated_results, self.projection)
+        return self._settled(_Settled(common, updated_operands, updated_results, self.projection))
+
+    def _settled(self, settled: _Settled) -> _Settled:
+        """`settled` with its `in_place` and `reduction_axes` worked out."""
+        needs_common_mesh = self.owner.needs_common_mesh
+        in_place = not (
+            any(settled.operands)
+            or any(settled.results)
+            or any(needs_common_mesh(s, self.mesh) for s in self.in_shardings)
+            or any(needs_common_mesh(s, self.mesh) for s in self.out_shardings)
+        )
+        reduction_axes = [a for f in self.rule.reduction_factors for a in settled.common[f]]
+        return replace(settled, in_place=in_place, reduction_axes=reduction_axes)
 
     def _settle_reshape_with_overflow(self) -> _Settled:
         """A reshape whose shardings overflow a factor: the axes of the more
@@ -525,11 +723,13 @@ class _OpSettlement:
         common = greatest_common_prefix_axes(agreed, rule.num_factors)
         for tensor in self.projection.tensors:
             _update(tensor, common)
-        return _Settled(
-            common,
-            (not is_equivalent(self.in_shardings[0], self.operand_sharding(0)),),
-            (not is_equivalent(self.result_sharding(0), self.out_shardings[0]),),
-            self.projection,
+        return self._settled(
+            _Settled(
+                common,
+                (not is_equivalent(self.in_shardings[0], self.operand_sharding(0)),),
+                (not is_equivalent(self.result_sharding(0), self.out_shardings[0]),),
+                self.projection,
+            )
         )
 
     def reshard(self, updated_operands: Sequence[bool], updated_results: Sequence[bool]) -> None:
@@ -552,20 +752,21 @@ class _OpSettlement:
                 replace_uses_except(result, back.results[0], back)
                 set_sharding(result, self.result_sharding(i))
 
-    def reshard_dot_result(self) -> None:
-        """The limited version on a dot (Shardy's `processDot`): when lhs and
-        rhs agree and the result differs from them on exactly one
-        non-contracting or batching factor, sharded there along exactly the
-        axes of the contracting factors, and is not larger than the operand it
-        conflicts with, the result takes the operands' sharding of that factor
-        and is resharded back."""
-        op, rule = self.op, self.rule
+    def dot_result_sharding(self, sizes: Sequence[int]) -> TensorSharding | None:
+        """The limited version on a dot (Shardy's `processDot`) whose tensors
+        have `sizes` elements: when lhs and rhs agree and the result differs
+        from them on exactly one non-contracting or batching factor, sharded
+        there along exactly the axes of the contracting factors, and is not
+        larger than the operand it conflicts with, the result takes the
+        operands' sharding of that factor (returned; the caller reshards it
+        back); None otherwise."""
+        rule = self.rule
         if not self.out_shardings or self.out_shardings[0] is None:
-            return
+            return None
         lhs, rhs = self.projection.operands[0], self.projection.operands[1]
         result = self.projection.results[0]
-        lhs_size, rhs_size = (_num_elements(v) for v in op.operands[:2])
-        result_size = _num_elements(op.results[0])
+        lhs_size, rhs_size = sizes[0], sizes[1]
+        result_size = sizes[len(self.in_shardings)]
         conflicting: int | None = None
         conflicting_axes: list[AxisRef] = []
         reduction_axes: list[AxisRef] = []
@@ -576,7 +777,7 @@ class _OpSettlement:
             if lhs_axes is not None and rhs_axes is not None:
                 axes, max_size = lhs_axes, max(lhs_size, rhs_size)
                 if lhs_axes != rhs_axes:
-                    return
+                    return None
                 if f in rule.reduction_factors:
                     reduction_axes.extend(axes)
                     continue
@@ -586,22 +787,19 @@ class _OpSettlement:
                 assert axes is not None
                 for axis in axes:
                     if any(a.overlaps(axis) for a in non_contracting):
-                        return
+                        return None
                     non_contracting.append(axis)
             if result.factors[f].axes != axes:
                 if not axes or conflicting is not None or result_size > max_size:
-                    return
+                    return None
                 conflicting, conflicting_axes = f, list(axes)
         if conflicting is None:
-            return
+            return None
         result_axes = result.factors[conflicting].axes
         if not result_axes or result_axes != reduction_axes:
-            return
+            return None
         result.factors[conflicting].axes = conflicting_axes
-        value = op.results[0]
-        set_sharding(value, self.result_sharding(0))
-        back = self.owner.positions.insert_after(op, reshard(value, self.out_shardings[0]))
-        replace_uses_except(value, back.results[0], back)
+        return self.result_sharding(0)
 
 
 def _update(tensor: TensorFactorShardings, common: Sequence[Axes]) -> bool:
@@ -668,14 +866,46 @@ def _rule(op: Op) -> OpShardingRule | None:
     return None if rule is None or rule.is_custom else rule
 
 
-def _on_full_version(op: Op) -> bool:
-    """The ops the limited version settles as the full one does."""
-    if op.name in ("mhlo.ragged_dot", "func.call"):
+def _on_full_version(
+    op: Op,
+    in_shardings: Sequence[TensorSharding | None],
+    out_shardings: Sequence[TensorSharding | None],
+) -> bool:
+    """The ops the limited version settles as the full one does (calls aside:
+    see `_kind`), given their operands' and results' shardings."""
+    if op.name == "mhlo.ragged_dot":
         return True
     if op.name == "stablehlo.concatenate":
-        result = sharding_of(op.results[0])
-        return any(sharding_of(v) != result for v in op.operands)
+        return any(s != out_shardings[0] for s in in_shardings)
     return False
+
+
+# (a sharding not known yet: `_FunctionPass._shardings`)
+_UNKNOWN = object()
+
+# The ops the limited version may change in a program without unreduced axes.
+_SETTLED_WITHOUT_UNREDUCED = frozenset(
+    ("stablehlo.dot", "stablehlo.dot_general", "stablehlo.concatenate", "mhlo.ragged_dot")
+)
+
+# What an op is to the pass (`_kind`): a terminator (left to its parent, or
+# to the return's own visit), an op whose data-flow edges are settled
+# (`stablehlo.if` ties no values while propagating, as in Shardy, but its
+# branches must return its results' shardings, as a `case`'s do), a call
+# (which the limited version too settles as the full one does), an
+# `sdy.reshard`, any other op.
+_TERMINATOR, _EDGES, _CALL, _RESHARD, _OTHER = range(5)
+
+
+def _kind(name: str) -> int:
+    """The kind of the ops named `name` (it depends on their traits alone)."""
+    if has_trait(name, TERMINATOR):
+        return _TERMINATOR
+    if has_trait(name, DATA_FLOW) or name == "stablehlo.if":
+        return _EDGES
+    if name == "func.call":
+        return _CALL
+    return _RESHARD if name == "sdy.reshard" else _OTHER
 
 
 def _is_empty(mesh: Mesh) -> bool:

@@ -20,8 +20,6 @@ use may be sharded differently) and equal ones merge back after it.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from shardonnay.ir.attributes import SymbolRefAttr
 from shardonnay.ir.core import Block, Func, Module, Op, Value
 from shardonnay.ir.types import TensorType
@@ -75,37 +73,35 @@ class _ConstantFunctions:
             for op in func.body.ops:
                 if op.name == "func.return":
                     continue
-                if not self._is_constant_op(op, lambda v: v in constant):
+                if not self._is_constant_op(op, constant):
                     result = False
                     break
                 constant.update(op.results)
             self.known[func.name] = result
         return self.known[func.name]
 
-    def _is_constant_op(self, op: Op, is_constant) -> bool:
+    def _is_constant_op(self, op: Op, constant: set[Value]) -> bool:
+        """Whether `op` computes a constant expression of the values `constant`."""
         if op.name in ("sdy.constant", "stablehlo.constant", "stablehlo.iota"):
             return True
         # (the operands first: most ops have one that is not constant)
-        if not all(is_constant(v) for v in op.operands):
+        if not constant.issuperset(op.operands):
             return False
         if op.name == "func.call":
             callee = self.callee(op)
             return callee is not None and self.is_constant(callee)
         return _is_constant_preserving(op)
 
-    def is_constant_expression(self, op: Op, constants: set[Op]) -> bool:
+    def is_constant_expression(self, op: Op, constants: set[Value]) -> bool:
+        """Whether `op` is a constant expression, `constants` holding the
+        results of the ops found to be."""
         if op.name in ("sdy.constant", "stablehlo.iota"):
             return True
-        return self._is_constant_op(op, lambda v: v.op is not None and v.op in constants)
+        return self._is_constant_op(op, constants)
 
 
 def _is_scalar_expansion(op: Op) -> bool:
     return op.name == "stablehlo.broadcast_in_dim" and _is_scalar(op.operands[0])
-
-
-def _walk_func(func: Func) -> Iterator[Op]:
-    for op in list(func.body.ops):
-        yield from op.walk()
 
 
 def constant_or_scalar_splitter(module: Module) -> None:
@@ -130,23 +126,28 @@ def constant_or_scalar_splitter(module: Module) -> None:
         if func.is_declaration:
             continue
         constants: list[Op] = []
-        constant_set: set[Op] = set()
+        constant_values: set[Value] = set()  # the results of `constants`
         expansions: list[Op] = []
-        expansion_set: set[Op] = set()
+        copied_values: set[Value] = set()  # those of `constants` and `expansions`
         edits = _BlockEdits()
-        for op in _walk_func(func):
+        # (every edit waits for `edits.apply`: the walk sees the ops as they were)
+        for op in func.walk():
             if op.name == "sdy.sharding_group":
                 continue
-            if functions.is_constant_expression(op, constant_set):
+            if functions.is_constant_expression(op, constant_values):
                 constants.append(op)
-                constant_set.add(op)
+                constant_values.update(op.results)
+                copied_values.update(op.results)
                 continue
             if _is_scalar_expansion(op):
                 expansions.append(op)
-                expansion_set.add(op)
+                copied_values.update(op.results)
                 continue
-            for i, v in enumerate(op.operands):
-                if v.op is not None and (v.op in constant_set or v.op in expansion_set):
+            operands = op.operands
+            if copied_values.isdisjoint(operands):
+                continue
+            for i, v in enumerate(operands):
+                if v in copied_values:
                     op.set_operand(i, _clone_sub_computation(v, edits, functions, copier))
         for op in [*expansions, *reversed(constants)]:
             users = [u for r in op.results for u in r.users]
@@ -230,12 +231,13 @@ def constant_or_scalar_merger(module: Module) -> None:
     constants: dict[tuple, Op] = {}
     broadcasts: dict[tuple, Op] = {}
     edits = _BlockEdits()
+    texts = _AttributeTexts()
     for op in list(module.walk_post_order()):
         if op.name in ("sdy.constant", "stablehlo.constant"):
-            key: tuple = (op.name, _attr_key(op), id(op.parent))
+            key: tuple = (op.name, texts.key(op), id(op.parent))
             cache = constants
         elif _is_scalar_expansion(op):
-            key = (_attr_key(op), id(op.parent), str(op.results[0].type), op.operands[0])
+            key = (texts.key(op), id(op.parent), str(op.results[0].type), op.operands[0])
             cache = broadcasts
         else:
             continue
@@ -246,5 +248,20 @@ def constant_or_scalar_merger(module: Module) -> None:
     edits.apply()
 
 
-def _attr_key(op: Op) -> str:
-    return repr(sorted((k, str(v)) for k, v in op.attributes.items()))
+class _AttributeTexts:
+    """The attributes of ops as the merger compares them: sorted (name, text)
+    pairs. Copies of a constant share their attribute objects, so each
+    object's text is made once (looked up by identity; the objects are kept,
+    so that no identity is reused while the texts are)."""
+
+    def __init__(self) -> None:
+        self._texts: dict[int, tuple[object, str]] = {}
+
+    def key(self, op: Op) -> tuple[tuple[str, str], ...]:
+        return tuple(sorted((k, self._text(v)) for k, v in op.attributes.items()))
+
+    def _text(self, value: object) -> str:
+        known = self._texts.get(id(value))
+        if known is None or known[0] is not value:
+            known = self._texts[id(value)] = (value, str(value))
+        return known[1]
