@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import gc
 import re
-from dataclasses import dataclass
 from typing import Any
 
 from shardonnay.collectives.attributes import AXIS_LIST_KEYWORDS, read_axis_list_attr
@@ -527,19 +526,28 @@ class Parser(TypeReader):
         for use, value in zip(uses, operands, strict=True):
             if self._visible(use) is not value:
                 return
-        if all(_shareable(v) for inner in op.walk() for v in inner.attributes.values()):
-            self._templates[key] = _OpTemplate.of(op, next_kind)
+        inner_ops = op.walk() if op.regions else (op,)
+        if all(_shareable(v) for inner in inner_ops for v in inner.attributes.values()):
+            self._templates[key] = _OpTemplate(op, next_kind)
 
     def _visible(self, use: str) -> Value | None:
         """The value `%name` or `%name#k` names here, or None where none is
         defined (yet) or it has fewer results."""
-        name, hash_sign, index = use[1:].partition("#")
-        i = int(index) if hash_sign else 0
-        for scope in reversed(self._scopes[self._barrier :]):
-            values = scope.get(name)
-            if values is not None:
-                return values[i] if i < len(values) else None
-        return None
+        if "#" in use:
+            name, _, index = use[1:].partition("#")
+            i = int(index)
+        else:
+            name, i = use[1:], 0
+        scopes = self._scopes
+        values = scopes[-1].get(name)  # (the innermost scope is always visible)
+        if values is None:
+            for scope in reversed(scopes[self._barrier : -1]):
+                values = scope.get(name)
+                if values is not None:
+                    break
+            else:
+                return None
+        return values[i] if i < len(values) else None
 
     def generic_op(self) -> Op:
         """`"name"(operands) <{props}> (regions) {attrs} : (types) -> results`."""
@@ -774,7 +782,6 @@ _HEX_BODY = re.compile(r'"0x[0-9A-Fa-f]*"')
 _DENSE_CACHE: dict[tuple[str, TensorType], str] = {}
 
 
-@dataclass(frozen=True, slots=True)
 class _OpTemplate:
     """An op read from a line, less its operands: every line of the same
     text but for the operand names (in the same region depth and default
@@ -786,27 +793,26 @@ class _OpTemplate:
     body `applies` an op); attributes are immutable values, shared as the
     reader's attribute cache shares them."""
 
-    name: str
-    operand_types: tuple[Type, ...]
-    result_types: tuple[Type, ...]
-    attributes: dict[str, Any]
-    inherent: frozenset[str] | None
-    location: str | None
-    prototype: Op | None
-    next_kind: str
+    __slots__ = (
+        "attributes",
+        "inherent",
+        "location",
+        "name",
+        "next_kind",
+        "operand_types",
+        "prototype",
+        "result_types",
+    )
 
-    @classmethod
-    def of(cls, op: Op, next_kind: str) -> _OpTemplate:
-        return cls(
-            op.name,
-            tuple(v.type for v in op._operands),
-            tuple(op.result_types),
-            dict(op.attributes),
-            op.inherent,
-            op.location,
-            op if op.regions else None,
-            next_kind,
-        )
+    def __init__(self, op: Op, next_kind: str):
+        self.name = op.name
+        self.operand_types: tuple[Type, ...] = tuple([v.type for v in op._operands])
+        self.result_types: tuple[Type, ...] = tuple([r.type for r in op.results])
+        self.attributes: dict[str, Any] = dict(op.attributes)
+        self.inherent: frozenset[str] | None = op.inherent
+        self.location: str | None = op.location
+        self.prototype: Op | None = op if op.regions else None
+        self.next_kind = next_kind
 
     def instantiate(self, operands: list[Value]) -> Op:
         if self.prototype is not None:
