@@ -526,9 +526,10 @@ class Parser(TypeReader):
         for use, value in zip(uses, operands, strict=True):
             if self._visible(use) is not value:
                 return
-        inner_ops = op.walk() if op.regions else (op,)
-        if all(_shareable(v) for inner in inner_ops for v in inner.attributes.values()):
-            self._templates[key] = _OpTemplate(op, next_kind)
+        for inner in op.walk() if op.regions else (op,):
+            if not all(map(_shareable, inner.attributes.values())):
+                return
+        self._templates[key] = _OpTemplate(op, next_kind)
 
     def _visible(self, use: str) -> Value | None:
         """The value `%name` or `%name#k` names here, or None where none is
@@ -831,8 +832,8 @@ def _shareable(value: Any) -> bool:
     """Whether ops may share the attribute value (not a dictionary, nor an
     array holding one)."""
     if isinstance(value, tuple):
-        return all(_shareable(v) for v in value)
-    return not isinstance(value, dict | list)
+        return all(map(_shareable, value))
+    return not isinstance(value, (dict, list))
 
 
 # Operand names split a line into the text of its template and its operands.

@@ -172,10 +172,15 @@ class OpPrinter:
         self._entries: dict[tuple[str | None, int], tuple[Any, str]] = {}
         self._function_types: dict[tuple[int | None, ...], tuple[Any, str]] = {}
         # Per key of identities (as `ir.verifier.alike_key`, with the sharding):
-        # the op first printed with it (held, so that the identities in the key
-        # stay its own) and its text split at its operands (`_OperandRecorder`).
-        self._texts: dict[tuple, tuple[Op, list[str | int]]] = {}
+        # an op printed with it (held, so that the identities in the key stay
+        # its own) and its text split at its operands (`_OperandRecorder`), or
+        # None while only one op with the key was printed.
+        self._texts: dict[tuple, tuple[Op, list[str | int] | None]] = {}
         self._recorder: _OperandRecorder | None = None
+        # Whether to print from `_texts`: where the ops are many, so that many
+        # are alike; in a small module most are unlike any other, and working
+        # out their keys costs more than the few alike save.
+        self.reuse_texts = False
 
     # -- the vocabulary of custom printers --------------------------------------------------
 
@@ -297,7 +302,7 @@ class OpPrinter:
             if dialect and name.startswith(dialect + ".") and name.count(".") == 1:
                 name = name[len(dialect) + 1 :]
             self.out.append(name)
-            if op.regions:
+            if op.regions or not self.reuse_texts:
                 definition.print(op, self)
             else:
                 self._custom_without_regions(op, definition)
@@ -316,9 +321,12 @@ class OpPrinter:
             *[(k, id(v)) for k, v in op.attributes.items()],
         )
         known = self._texts.get(key)
-        if known is not None:
-            pieces = known[1]
-        else:
+        if known is None:  # the first op of its kind: most are the only one
+            self._texts[key] = (op, None)
+            definition.print(op, self)
+            return
+        pieces = known[1]
+        if pieces is None:  # the second: its text is kept for those after it
             if self._recorder is None:
                 self._recorder = _OperandRecorder(self)
             pieces, reusable = self._recorder.record(op, definition)
@@ -359,6 +367,7 @@ class OpPrinter:
         return "".join(self.out)
 
 
+_REUSE_TEXTS_FROM = 1000  # named values in a module (see `OpPrinter.reuse_texts`)
 _MARK = "\x00"  # around the position of an operand in a recorded text
 
 
@@ -418,6 +427,7 @@ def write_module(module: Module, *, generic: bool = False, debug_info: bool = Fa
     check_nesting(module)
     printer = OpPrinter(generic=generic, debug_info=debug_info)
     printer.names.number(module.body.ops)
+    printer.reuse_texts = len(printer.names.ids) >= _REUSE_TEXTS_FROM
     out = printer.out
     if generic:
         props = f" <{{sym_name = {attr_str(module.name)}}}>" if module.name else ""
