@@ -747,7 +747,7 @@ class Parser(TypeReader):
         """`#name = ...` and `!name = ...` lines, kept as text."""
         while True:
             self.skip_space()
-            m = re.compile(r"[#!]([A-Za-z_][A-Za-z0-9_$.]*)\s*=").match(self.text, self.pos)
+            m = _ALIAS_DEFINITION.match(self.text, self.pos)
             if m is None:
                 return
             self.pos = m.end()
@@ -755,6 +755,9 @@ class Parser(TypeReader):
             start = self.pos
             self.attribute()
             self.aliases[m.group(1)] = self.text[start : self.pos]
+
+
+_ALIAS_DEFINITION = re.compile(r"[#!]([A-Za-z_][A-Za-z0-9_$.]*)\s*=")
 
 
 def _canonical_dense_body(body: str, type: TensorType) -> str:
@@ -882,6 +885,10 @@ def _enum_or_struct(raw: str, name: str, nesting: int) -> Any:
         return OpaqueAttr(raw)
 
 
+_INT_LIST = re.compile(r"\[\s*(-?\d+\s*(,\s*-?\d+\s*)*)?\]")
+_INT_FIELD = re.compile(r"-?\d+\s*[,>]")
+
+
 def _struct(raw: str, name: str, nesting: int) -> StructAttr:
     """`#d.name<key = value, ...>` with integer, list and attribute values,
     `nesting` levels deep in the attribute that holds it."""
@@ -895,11 +902,11 @@ def _struct(raw: str, name: str, nesting: int) -> StructAttr:
             key = p.match(_BARE_ID, "a field name")
             p.expect("=")
             p.skip_space()
-            if p.peek("[") and re.match(r"\[\s*(-?\d+\s*(,\s*-?\d+\s*)*)?\]", p.text[p.pos :]):
+            if p.peek("[") and _INT_LIST.match(p.text, p.pos):
                 p.expect("[")
                 values = p.comma_separated("]", p.integer, "an integer")
                 fields.append((key, tuple(values)))
-            elif re.match(r"-?\d+\s*[,>]", p.text[p.pos :]):
+            elif _INT_FIELD.match(p.text, p.pos):
                 fields.append((key, p.integer()))
             else:
                 fields.append((key, p.attribute()))
