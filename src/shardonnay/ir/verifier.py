@@ -52,6 +52,18 @@ from shardonnay.syntax.dense_literal import DenseLiteralError, canonical_dense_b
 _TERMINATOR_SUFFIXES = (".return", ".yield")
 _CHECKED_EXCEPTIONS = (KeyError, IndexError, TypeError, ValueError, AttributeError)
 
+# What verifying found, kept across modules, as MLIR keeps uniqued attributes
+# and types: the signatures (`_signature`) of ops that verify, and the
+# `dense<...>` literals (text, type) that are values of their types. Both are
+# keys by value (exact keys, types), so an entry says the same of every op or
+# literal with that key, in any module. Bounded: past the limit, new entries
+# are not kept (the checks run as without a cache).
+_VERIFIED_SIGNATURES: set[tuple] = set()
+_VALID_LITERALS: set[tuple[str, TensorType]] = set()
+_MAX_SIGNATURES = 100_000
+_MAX_LITERALS = 10_000
+_MAX_LITERAL_TEXT = 10_000
+
 
 def verify(module: Module) -> None:
     """Raises `IRError` at the first broken invariant of `module`."""
@@ -75,14 +87,13 @@ class _Verifier:
         self.visible: set[Value] = set()
         self.defined: set[Value] = set()  # every value defined in the module
         self.ops: set[Op] = set()  # every op in the module
-        # The `dense<...>` literals (text, type) found to be values of their types.
-        self.valid_literals: set[tuple[str, TensorType]] = set()
-        # The signatures (`_signature`) of the ops found to verify, of the
-        # definitions that look at nothing else (`VERIFIES_ALONE`).
-        self.verified: set[tuple] = set()
-        # The same by `alike_key`, which is quicker to work out (with one op
-        # of each, kept alive so that no identity in a key is reused).
+        self.num_operands = 0  # of the ops in `ops`, for the use-list check
+        # The signatures of the ops found to verify, by `alike_key`, which is
+        # quicker to work out than `_signature` (see `_VERIFIED_SIGNATURES`),
+        # with one op of each, kept alive so that no identity in a key is reused.
         self.verified_alike: dict[tuple, Op] = {}
+        # Per op name: (registered, verifies alone, isolated from above, definition).
+        self.kinds: dict[str, tuple[bool, bool, bool, OpDef]] = {}
         self.func_name: str | None = None
         self.counter = 0
         # The axes made manual by the sdy.manual_computation ops around the current op.
@@ -145,15 +156,32 @@ class _Verifier:
         for v in added:
             self.visible.discard(v)
 
+    def _kind(self, name: str) -> tuple[bool, bool, bool, OpDef]:
+        """What the verifier asks of the registry about ops named `name`."""
+        kind = self.kinds.get(name)
+        if kind is None:
+            traits = all_traits(name)
+            kind = self.kinds[name] = (
+                is_registered(name),
+                VERIFIES_ALONE in traits,
+                has_trait(name, ISOLATED_FROM_ABOVE),
+                lookup(name),
+            )
+        return kind
+
     def _op(self, op: Op, block: Block) -> None:
         self.ops.add(op)
         if op.parent is not block:
             raise self.fail(op, "its parent link does not point at the block holding it")
-        for i, v in enumerate(op.operands):
-            if v not in self.visible:
-                raise self.fail(op, f"operand {i} {self._describe(v, op)}")
-        registered = is_registered(op.name)
-        if registered and self._registered(op):
+        operands = op._operands
+        self.num_operands += len(operands)
+        visible = self.visible
+        for v in operands:
+            if v not in visible:
+                i = next(i for i, u in enumerate(operands) if u not in visible)
+                raise self.fail(op, f"operand {i} {self._describe(operands[i], op)}")
+        registered, alone, isolated, definition = self._kind(op.name)
+        if registered and self._registered(op, alone, definition):
             # (its rule and literals are those of an op verified before)
             self._shardings(op)
         else:
@@ -163,7 +191,6 @@ class _Verifier:
         if op.name == "func.func":
             self._function(op)
             return
-        isolated = has_trait(op.name, ISOLATED_FROM_ABOVE)
         saved, saved_manual = self.visible, self.manual_axes
         if isolated:
             self.visible = set()
@@ -182,11 +209,12 @@ class _Verifier:
         for name, value in op.attributes.items():
             if isinstance(value, DenseElementsAttr):
                 key = (value.body, value.type)
-                if key in self.valid_literals:
+                if key in _VALID_LITERALS:
                     continue
                 try:
                     canonical_dense_body(value.body, value.type)
-                    self.valid_literals.add(key)
+                    if len(_VALID_LITERALS) < _MAX_LITERALS and len(value.body) < _MAX_LITERAL_TEXT:
+                        _VALID_LITERALS.add(key)
                 except DenseLiteralError as e:
                     body = value.body if len(value.body) <= 40 else value.body[:37] + "..."
                     raise self.fail(op, f"{name} = dense<{body}> : {value.type}: {e}") from None
@@ -204,8 +232,10 @@ class _Verifier:
         if last is None or not is_terminator(last):
             found = f"ends with {last.name}" if last is not None else "is empty"
             raise self.fail(owner, f"a block of its region {found}, not a terminator")
-        for op in block.ops[:-1]:
-            if is_terminator(op) and is_registered(op.name):
+        ops = block.ops
+        for i in range(len(ops) - 1):
+            op = ops[i]
+            if op.name.endswith(_TERMINATOR_SUFFIXES) and is_registered(op.name):
                 raise IRError(
                     f"{self.where(owner)}: terminator {op.name} is not at the end of its block"
                 )
@@ -255,17 +285,17 @@ class _Verifier:
 
     # -- registered ops ------------------------------------------------------------------
 
-    def _registered(self, op: Op) -> bool:
-        """Verifies `op` by its definition; True when an op holding the same
-        objects (`alike_key`) was verified before, which `op` checks as."""
+    def _registered(self, op: Op, alone: bool, definition: OpDef) -> bool:
+        """Verifies `op` by its definition (`alone`: it has `VERIFIES_ALONE`);
+        True when an op holding the same objects (`alike_key`) was verified
+        before, which `op` checks as."""
         alike = None
-        if not op.regions and VERIFIES_ALONE in all_traits(op.name):
+        if alone and not op.regions:
             alike = alike_key(op)
             if alike in self.verified_alike:
                 return True
-        definition = lookup(op.name)
         signature = _signature(op, definition)
-        if signature is not None and signature in self.verified:
+        if signature is not None and signature in _VERIFIED_SIGNATURES:
             if alike is not None:
                 self.verified_alike[alike] = op
             return False  # (an op alike verified: it checks as that one did)
@@ -293,7 +323,8 @@ class _Verifier:
                 f"{_types(inferred)}",
             )
         if signature is not None:
-            self.verified.add(signature)
+            if len(_VERIFIED_SIGNATURES) < _MAX_SIGNATURES:
+                _VERIFIED_SIGNATURES.add(signature)
             if alike is not None:
                 self.verified_alike[alike] = op
         return False
@@ -391,29 +422,28 @@ class _Verifier:
     def _check_use_lists(self) -> None:
         """Each use-list lists exactly the operands that hold its value.
 
-        Counted first: when every use listed points at an operand of an op of
-        the module that holds the value, the lists are right if each value
-        has as many distinct uses as operands hold it. Only a module where
-        that fails is searched for the first broken list, to say which."""
-        holding: dict[Value, int] = {}
-        for op in self.ops:
-            for v in op.operands:
-                holding[v] = holding.get(v, 0) + 1
+        Counted first: when every use listed by a value defined in the module
+        points at an operand of an op of the module that holds the value, and
+        no list names an operand twice, the uses name distinct operands (an
+        operand holds one value); the lists are then right if they list as
+        many uses as the ops have operands (`num_operands`). Only a module
+        where that fails is searched for the first broken list, to say which."""
         ops = self.ops
+        listed = 0
         for v in self.defined:
             uses = v.uses
-            n = holding.pop(v, 0)
+            n = len(uses)
+            listed += n
             for use in uses:
                 owner = use.owner
-                if (
-                    owner not in ops
-                    or use.index >= owner.num_operands
-                    or owner.operand(use.index) is not v
-                ):
+                if owner not in ops:
                     return self._find_broken_use_list()
-            if len(uses) != n or (n > 1 and len({(id(u.owner), u.index) for u in uses}) != n):
+                held = owner._operands
+                if use.index >= len(held) or held[use.index] is not v:
+                    return self._find_broken_use_list()
+            if n > 1 and len({(id(u.owner), u.index) for u in uses}) != n:
                 return self._find_broken_use_list()
-        if holding:  # operands defined outside the module
+        if listed != self.num_operands:
             self._find_broken_use_list()
 
     def _find_broken_use_list(self) -> None:

@@ -44,6 +44,8 @@ from shardonnay.sharding_rule import OpShardingRule, RuleBuilder
 
 _CONV_PREFIX = "#stablehlo.conv<"
 _RAW_FIELD = re.compile(r"\s*([a-z_]+)\s*=\s*(\[[^\]]*\]|-?\d+)\s*,?")
+# `[b, 0, f]x[0, i, o]->[b, 0, f]`: the layouts of the input, kernel and output.
+_COMPACT_DIMENSIONS = re.compile(r"\[([^\]]*)\]\s*x\s*\[([^\]]*)\]\s*->\s*\[([^\]]*)\]")
 
 
 @dataclass(frozen=True)
@@ -74,7 +76,7 @@ class ConvDimensions:
             text = text[len(_CONV_PREFIX) : -1].strip()
         if text.startswith("raw"):
             return cls._parse_raw(text[3:])
-        m = re.fullmatch(r"\[([^\]]*)\]\s*x\s*\[([^\]]*)\]\s*->\s*\[([^\]]*)\]", text)
+        m = _COMPACT_DIMENSIONS.fullmatch(text)
         if m is None:
             raise ValueError(f"not convolution dimension numbers: {text!r}")
         lhs = _conv_layout(m.group(1), "bf", text)
@@ -265,7 +267,7 @@ class ConvolutionOp(OpDef):
         p.expect("=")
         p.skip_space()
         m = p.match(
-            re.compile(r"\[[^\]]*\]\s*x\s*\[[^\]]*\]\s*->\s*\[[^\]]*\]"),
+            _COMPACT_DIMENSIONS,
             "convolution dimension numbers like [b, 0, f]x[0, i, o]->[b, 0, f]",
         )
         try:

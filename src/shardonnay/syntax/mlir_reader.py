@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import gc
 import re
-from dataclasses import dataclass
 from typing import Any
 
 from shardonnay.collectives.attributes import AXIS_LIST_KEYWORDS, read_axis_list_attr
@@ -527,19 +526,29 @@ class Parser(TypeReader):
         for use, value in zip(uses, operands, strict=True):
             if self._visible(use) is not value:
                 return
-        if all(_shareable(v) for inner in op.walk() for v in inner.attributes.values()):
-            self._templates[key] = _OpTemplate.of(op, next_kind)
+        for inner in op.walk() if op.regions else (op,):
+            if not all(map(_shareable, inner.attributes.values())):
+                return
+        self._templates[key] = _OpTemplate(op, next_kind)
 
     def _visible(self, use: str) -> Value | None:
         """The value `%name` or `%name#k` names here, or None where none is
         defined (yet) or it has fewer results."""
-        name, hash_sign, index = use[1:].partition("#")
-        i = int(index) if hash_sign else 0
-        for scope in reversed(self._scopes[self._barrier :]):
-            values = scope.get(name)
-            if values is not None:
-                return values[i] if i < len(values) else None
-        return None
+        if "#" in use:
+            name, _, index = use[1:].partition("#")
+            i = int(index)
+        else:
+            name, i = use[1:], 0
+        scopes = self._scopes
+        values = scopes[-1].get(name)  # (the innermost scope is always visible)
+        if values is None:
+            for scope in reversed(scopes[self._barrier : -1]):
+                values = scope.get(name)
+                if values is not None:
+                    break
+            else:
+                return None
+        return values[i] if i < len(values) else None
 
     def generic_op(self) -> Op:
         """`"name"(operands) <{props}> (regions) {attrs} : (types) -> results`."""
@@ -738,7 +747,7 @@ class Parser(TypeReader):
         """`#name = ...` and `!name = ...` lines, kept as text."""
         while True:
             self.skip_space()
-            m = re.compile(r"[#!]([A-Za-z_][A-Za-z0-9_$.]*)\s*=").match(self.text, self.pos)
+            m = _ALIAS_DEFINITION.match(self.text, self.pos)
             if m is None:
                 return
             self.pos = m.end()
@@ -746,6 +755,9 @@ class Parser(TypeReader):
             start = self.pos
             self.attribute()
             self.aliases[m.group(1)] = self.text[start : self.pos]
+
+
+_ALIAS_DEFINITION = re.compile(r"[#!]([A-Za-z_][A-Za-z0-9_$.]*)\s*=")
 
 
 def _canonical_dense_body(body: str, type: TensorType) -> str:
@@ -774,7 +786,6 @@ _HEX_BODY = re.compile(r'"0x[0-9A-Fa-f]*"')
 _DENSE_CACHE: dict[tuple[str, TensorType], str] = {}
 
 
-@dataclass(frozen=True, slots=True)
 class _OpTemplate:
     """An op read from a line, less its operands: every line of the same
     text but for the operand names (in the same region depth and default
@@ -786,27 +797,26 @@ class _OpTemplate:
     body `applies` an op); attributes are immutable values, shared as the
     reader's attribute cache shares them."""
 
-    name: str
-    operand_types: tuple[Type, ...]
-    result_types: tuple[Type, ...]
-    attributes: dict[str, Any]
-    inherent: frozenset[str] | None
-    location: str | None
-    prototype: Op | None
-    next_kind: str
+    __slots__ = (
+        "attributes",
+        "inherent",
+        "location",
+        "name",
+        "next_kind",
+        "operand_types",
+        "prototype",
+        "result_types",
+    )
 
-    @classmethod
-    def of(cls, op: Op, next_kind: str) -> _OpTemplate:
-        return cls(
-            op.name,
-            tuple(v.type for v in op._operands),
-            tuple(op.result_types),
-            dict(op.attributes),
-            op.inherent,
-            op.location,
-            op if op.regions else None,
-            next_kind,
-        )
+    def __init__(self, op: Op, next_kind: str):
+        self.name = op.name
+        self.operand_types: tuple[Type, ...] = tuple([v.type for v in op._operands])
+        self.result_types: tuple[Type, ...] = tuple([r.type for r in op.results])
+        self.attributes: dict[str, Any] = dict(op.attributes)
+        self.inherent: frozenset[str] | None = op.inherent
+        self.location: str | None = op.location
+        self.prototype: Op | None = op if op.regions else None
+        self.next_kind = next_kind
 
     def instantiate(self, operands: list[Value]) -> Op:
         if self.prototype is not None:
@@ -825,8 +835,8 @@ def _shareable(value: Any) -> bool:
     """Whether ops may share the attribute value (not a dictionary, nor an
     array holding one)."""
     if isinstance(value, tuple):
-        return all(_shareable(v) for v in value)
-    return not isinstance(value, dict | list)
+        return all(map(_shareable, value))
+    return not isinstance(value, (dict, list))
 
 
 # Operand names split a line into the text of its template and its operands.
@@ -875,6 +885,10 @@ def _enum_or_struct(raw: str, name: str, nesting: int) -> Any:
         return OpaqueAttr(raw)
 
 
+_INT_LIST = re.compile(r"\[\s*(-?\d+\s*(,\s*-?\d+\s*)*)?\]")
+_INT_FIELD = re.compile(r"-?\d+\s*[,>]")
+
+
 def _struct(raw: str, name: str, nesting: int) -> StructAttr:
     """`#d.name<key = value, ...>` with integer, list and attribute values,
     `nesting` levels deep in the attribute that holds it."""
@@ -888,11 +902,11 @@ def _struct(raw: str, name: str, nesting: int) -> StructAttr:
             key = p.match(_BARE_ID, "a field name")
             p.expect("=")
             p.skip_space()
-            if p.peek("[") and re.match(r"\[\s*(-?\d+\s*(,\s*-?\d+\s*)*)?\]", p.text[p.pos :]):
+            if p.peek("[") and _INT_LIST.match(p.text, p.pos):
                 p.expect("[")
                 values = p.comma_separated("]", p.integer, "an integer")
                 fields.append((key, tuple(values)))
-            elif re.match(r"-?\d+\s*[,>]", p.text[p.pos :]):
+            elif _INT_FIELD.match(p.text, p.pos):
                 fields.append((key, p.integer()))
             else:
                 fields.append((key, p.attribute()))

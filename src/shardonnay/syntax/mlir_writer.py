@@ -9,20 +9,30 @@ ops may ask for names (`%cst`, `%c`, `%iterArg`), made unique with a shared
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from shardonnay.ir.attributes import attr_str, entry_str
 from shardonnay.ir.core import Block, Module, Op, Region, Value
 from shardonnay.ir.structure import check_nesting
 from shardonnay.ir.types import FunctionType, Type
-from shardonnay.ops.registry import lookup
+from shardonnay.ops.registry import OpDef, lookup
 from shardonnay.sharding import symbol_ref
 
 
 class _Names:
     """The printed name of every value and block of one op tree."""
 
-    __slots__ = ("blocks", "generic", "ids", "next_arg", "next_conflict", "next_id", "used")
+    __slots__ = (
+        "blocks",
+        "generic",
+        "ids",
+        "namers",
+        "next_arg",
+        "next_conflict",
+        "next_id",
+        "used",
+    )
 
     def __init__(self, generic: bool):
         self.generic = generic
@@ -32,6 +42,8 @@ class _Names:
         self.next_arg = 0
         self.next_conflict = 0
         self.used: list[set[str]] = [set()]
+        # Per op name: its definition's `result_names`, None where it names none.
+        self.namers: dict[str, Callable[[Op], list[str | None] | None] | None] = {}
 
     def number(self, top: list[Op]) -> None:
         """Numbers `top` (the ops of one region) and all regions nested in it.
@@ -85,7 +97,10 @@ class _Names:
         if not op.results:
             return
         if not self.generic:
-            names = lookup(op.name).result_names(op)
+            namer = self.namers.get(op.name, _UNKNOWN)
+            if namer is _UNKNOWN:
+                namer = self.namers[op.name] = _result_namer(lookup(op.name))
+            names = namer(op) if namer is not None else None
             if names:
                 for value, name in zip(op.results, names, strict=False):
                     if name:
@@ -111,6 +126,16 @@ class _Names:
         self.ids[value] = name
 
 
+_UNKNOWN: Any = object()
+
+
+def _result_namer(definition: OpDef) -> Callable[[Op], list[str | None] | None] | None:
+    """`definition.result_names`, None where it is `OpDef`'s (no names)."""
+    if type(definition).result_names is OpDef.result_names:
+        return None
+    return definition.result_names
+
+
 def _sanitize(name: str) -> str:
     """MLIR appends '_' to a requested name that ends in a digit."""
     return name + "_" if name[-1:].isdigit() else name
@@ -127,6 +152,14 @@ class OpPrinter:
     entry and of a function type is written once per printer and looked up
     by the identity of its values after that (`_entries`, `_function_types`,
     which hold the values so that their identities stay theirs).
+
+    So is the custom form of an op without regions, but for its operand
+    names (`_texts`): a custom printer writes for such an op a text that
+    depends only on the op's name, attributes, operand and result types and
+    the names of its operands, which it writes through `name`, `operand` or
+    `operands`. Ops alike in all but their operands (as the reader and
+    `Op.clone` make them, sharing attribute and type objects) print from
+    the text written for the first, with their own operand names.
     """
 
     def __init__(self, *, generic: bool = False, debug_info: bool = False):
@@ -138,6 +171,16 @@ class OpPrinter:
         self.default_dialects: list[str | None] = [None]
         self._entries: dict[tuple[str | None, int], tuple[Any, str]] = {}
         self._function_types: dict[tuple[int | None, ...], tuple[Any, str]] = {}
+        # Per key of identities (as `ir.verifier.alike_key`, with the sharding):
+        # an op printed with it (held, so that the identities in the key stay
+        # its own) and its text split at its operands (`_OperandRecorder`), or
+        # None while only one op with the key was printed.
+        self._texts: dict[tuple, tuple[Op, list[str | int] | None]] = {}
+        self._recorder: _OperandRecorder | None = None
+        # Whether to print from `_texts`: where the ops are many, so that many
+        # are alike; in a small module most are unlike any other, and working
+        # out their keys costs more than the few alike save.
+        self.reuse_texts = False
 
     # -- the vocabulary of custom printers --------------------------------------------------
 
@@ -259,9 +302,43 @@ class OpPrinter:
             if dialect and name.startswith(dialect + ".") and name.count(".") == 1:
                 name = name[len(dialect) + 1 :]
             self.out.append(name)
-            definition.print(op, self)
+            if op.regions or not self.reuse_texts:
+                definition.print(op, self)
+            else:
+                self._custom_without_regions(op, definition)
         if self.debug_info and op.location:
             self.out.append(f" {op.location}")
+
+    def _custom_without_regions(self, op: Op, definition: OpDef) -> None:
+        """`definition.print(op, self)`, from the text of an op alike (see the
+        class docstring) where one was printed before."""
+        operands = op._operands
+        key = (
+            op.name,
+            *[id(v.type) for v in operands],
+            None,  # (operands and results apart)
+            *[id(r.type) for r in op.results],
+            *[(k, id(v)) for k, v in op.attributes.items()],
+        )
+        known = self._texts.get(key)
+        if known is None:  # the first op of its kind: most are the only one
+            self._texts[key] = (op, None)
+            definition.print(op, self)
+            return
+        pieces = known[1]
+        if pieces is None:  # the second: its text is kept for those after it
+            if self._recorder is None:
+                self._recorder = _OperandRecorder(self)
+            pieces, reusable = self._recorder.record(op, definition)
+            if pieces is None:
+                definition.print(op, self)
+                return
+            if reusable:
+                self._texts[key] = (op, pieces)
+        out = self.out
+        name = self.name
+        for piece in pieces:
+            out.append(piece if piece.__class__ is str else name(operands[piece]))
 
     def _generic(self, op: Op) -> None:
         out = self.out
@@ -290,6 +367,55 @@ class OpPrinter:
         return "".join(self.out)
 
 
+_REUSE_TEXTS_FROM = 1000  # named values in a module (see `OpPrinter.reuse_texts`)
+_MARK = "\x00"  # around the position of an operand in a recorded text
+
+
+class _OperandRecorder(OpPrinter):
+    """Writes an op's custom form as `printer` would, but each operand name
+    as its position in the op's operands, marked, so that the text serves
+    every op alike (`OpPrinter._custom_without_regions`)."""
+
+    def __init__(self, printer: OpPrinter):
+        super().__init__(generic=printer.generic, debug_info=printer.debug_info)
+        # The printer's names and caches: the recorded text is what it writes.
+        self.names = printer.names
+        self.default_dialects = printer.default_dialects
+        self._entries = printer._entries
+        self._function_types = printer._function_types
+        self._operands: list[Value] = []
+        self._marks = 0  # operand names written as marks
+        self._reusable = True
+
+    def record(self, op: Op, definition: OpDef) -> tuple[list[str | int] | None, bool]:
+        """The text of `op` as literal pieces and operand positions (None
+        where the text holds the mark itself), and whether it serves ops
+        alike: not where its operands repeat (a name could stand for either
+        of two) or it names a value besides its operands (written out)."""
+        operands = op._operands
+        self.out = []
+        self._operands = operands
+        self._marks = 0
+        self._reusable = len(set(map(id, operands))) == len(operands)
+        definition.print(op, self)
+        text = "".join(self.out)
+        self.out = []
+        self._operands = []
+        if text.count(_MARK) != 2 * self._marks:
+            return None, False
+        parts = text.split(_MARK)
+        pieces = [int(part) if i % 2 else part for i, part in enumerate(parts) if part or i % 2]
+        return pieces, self._reusable
+
+    def name(self, value: Value) -> str:
+        for i, operand in enumerate(self._operands):
+            if operand is value:
+                self._marks += 1
+                return f"{_MARK}{i}{_MARK}"
+        self._reusable = False  # (a name that is not an operand's)
+        return super().name(value)
+
+
 def write_module(module: Module, *, generic: bool = False, debug_info: bool = False) -> str:
     """The text of `module`, as `mlir::Module::print` writes it (an `IRError`
     for regions nested deeper than the writer recurses: `check_nesting`).
@@ -301,6 +427,7 @@ def write_module(module: Module, *, generic: bool = False, debug_info: bool = Fa
     check_nesting(module)
     printer = OpPrinter(generic=generic, debug_info=debug_info)
     printer.names.number(module.body.ops)
+    printer.reuse_texts = len(printer.names.ids) >= _REUSE_TEXTS_FROM
     out = printer.out
     if generic:
         props = f" <{{sym_name = {attr_str(module.name)}}}>" if module.name else ""

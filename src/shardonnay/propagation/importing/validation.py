@@ -67,10 +67,10 @@ def validate_for_propagation(
     propagating)."""
     if verify_ir:
         verify(module)
-    groups = _groups(module, groups_merged)
+    groups, unknown = _walk(module, groups_merged)
     if not warn:
         return
-    for op in module.walk():
+    for op in unknown:
         message = _no_rule_message(op)
         if message is not None:
             warnings.warn(f"{_where(op)}: {message}", PropagationWarning, stacklevel=3)
@@ -85,25 +85,44 @@ def validate_for_propagation(
             )
 
 
-def _groups(module: Module, groups_merged: bool) -> dict[int, list[Value]]:
-    """The members of every sharding group; raises `ShardingError` for a
+def _walk(module: Module, groups_merged: bool) -> tuple[dict[int, list[Value]], list[Op]]:
+    """One walk of `module`: the members of every sharding group, and the ops
+    that may lack a sharding rule (unregistered ones and custom calls, in
+    order; `_no_rule_message` says which do). Raises `ShardingError` for a
     value in two groups when `groups_merged`."""
     groups: dict[int, list[Value]] = {}
     group_of: dict[Value, tuple[int, Op]] = {}
+    unknown: list[Op] = []
+    kinds: dict[str, int] = {}  # per op name: _GROUP, _MAY_LACK_RULE or _OTHER
     for op in module.walk():
-        if op.name != "sdy.sharding_group":
-            continue
-        group = op.attributes["group_id"].value
-        value = op.operands[0]
-        first, first_op = group_of.setdefault(value, (group, op))
-        if groups_merged and first != group:
-            raise ShardingError(
-                f"{_where(op)}: the value is already in sharding group {first} "
-                f"({_where(first_op)}); a value can only be in one sharding group "
-                "(merge the groups first, as the propagation pipeline does)"
-            )
-        groups.setdefault(group, []).append(value)
-    return groups
+        kind = kinds.get(op.name)
+        if kind is None:
+            kind = kinds[op.name] = _kind(op.name)
+        if kind == _MAY_LACK_RULE:
+            unknown.append(op)
+        elif kind == _GROUP:
+            group = op.attributes["group_id"].value
+            value = op.operands[0]
+            first, first_op = group_of.setdefault(value, (group, op))
+            if groups_merged and first != group:
+                raise ShardingError(
+                    f"{_where(op)}: the value is already in sharding group {first} "
+                    f"({_where(first_op)}); a value can only be in one sharding group "
+                    "(merge the groups first, as the propagation pipeline does)"
+                )
+            groups.setdefault(group, []).append(value)
+    return groups, unknown
+
+
+_OTHER, _GROUP, _MAY_LACK_RULE = range(3)
+
+
+def _kind(name: str) -> int:
+    if name == "sdy.sharding_group":
+        return _GROUP
+    if not is_registered(name) or name == "stablehlo.custom_call":
+        return _MAY_LACK_RULE
+    return _OTHER
 
 
 def _no_rule_message(op: Op) -> str | None:
