@@ -81,16 +81,15 @@ from shardonnay.ir.shardings import (
     sharding_of,
 )
 from shardonnay.ir.types import TensorType
-from shardonnay.ir.verifier import alike_key
 from shardonnay.mesh import Mesh
-from shardonnay.ops.registry import is_registered, lookup
-from shardonnay.ops.rules import has_registered_rule, rule_for
+from shardonnay.ops.rules import rule_for
 from shardonnay.ops.traits import DATA_FLOW, TERMINATOR, has_trait
 from shardonnay.propagation.projection import (
     FactorSharding,
     ShardingProjection,
     TensorFactorShardings,
 )
+from shardonnay.propagation.sharding_store import rule_look
 from shardonnay.sharding import TensorSharding, TensorShardingPerValue
 from shardonnay.sharding_rule import OpShardingRule, TensorMapping
 
@@ -196,7 +195,6 @@ class _FunctionPass:
         # the limited version's new sharding of a dot's result, likewise (`_reshard_dot`)
         self.dot_results: dict[tuple, TensorSharding | None] = {}
         self.signatures: dict[tuple, _Signature] = {}  # see `signature`
-        self.plain_rules: dict[str, bool] = {}  # see `_look`
         self.kinds: dict[str, int] = {}  # see `_kind`
         self.positions = _Positions()
         self.number = _Numbers()  # of shardings and rules, for the keys of what they decide
@@ -247,7 +245,8 @@ class _FunctionPass:
             return
         if kind == _RESHARD and reshard_to_unreduced_collectives(op, self.meshes):
             return
-        if not self.unreduced and op.name not in _SETTLED_WITHOUT_UNREDUCED:
+        is_dot = _is_dot(op.name)
+        if not self.unreduced and not is_dot and not _may_settle_fully(op.name):
             return  # (the limited version: nothing to all-reduce, no dot, as below)
         in_shardings = self._shardings(op.operands)
         out_shardings = [sharding_of(v) for v in op.results]
@@ -257,7 +256,6 @@ class _FunctionPass:
             all_reduce_operands(op, self.meshes)
             in_shardings = self._shardings(op.operands)
         first = out_shardings[0] if out_shardings else None
-        is_dot = op.name in ("stablehlo.dot", "stablehlo.dot_general")
         if not full and not is_dot and (first is None or not first.unreduced):
             return  # (the limited version changes nothing else: see below)
         signature = self.signature(op)
@@ -378,9 +376,8 @@ class _FunctionPass:
 
     def signature(self, op: Op) -> _Signature:
         """`op`'s rule (`_rule`) and tensor sizes, worked out once for the
-        ops alike (`alike_key`: the same name, type and attribute objects)
-        where the rule is computed from those alone."""
-        look = self._look(op)
+        ops of one look (`rule_look`)."""
+        look = rule_look(op)
         if look is None:
             return self._new_signature(op)
         signature = self.signatures.get(look)
@@ -393,22 +390,6 @@ class _FunctionPass:
         sizes = tuple(_num_elements(v) for v in (*op.operands, *op.results))
         number = self.number((op.name, self.number(rule), len(op.operands), sizes))
         return _Signature(rule, sizes, number, op)
-
-    def _look(self, op: Op) -> tuple | None:
-        """`alike_key(op)`, None for an op whose rule may look further (into
-        its regions, at the ops producing its operands, or a rule registered
-        by name)."""
-        name = op.name
-        plain = self.plain_rules.get(name)
-        if plain is None:
-            plain = self.plain_rules[name] = (
-                is_registered(name)
-                and not has_registered_rule(name)
-                and not getattr(lookup(name), "rule_reads_producers", False)
-            )
-        if not plain or op.regions:
-            return None
-        return alike_key(op)
 
     # -- meshes ---------------------------------------------------------------------------
 
@@ -873,20 +854,24 @@ def _on_full_version(
 ) -> bool:
     """The ops the limited version settles as the full one does (calls aside:
     see `_kind`), given their operands' and results' shardings."""
-    if op.name == "mhlo.ragged_dot":
-        return True
     if op.name == "stablehlo.concatenate":
         return any(s != out_shardings[0] for s in in_shardings)
-    return False
+    return op.name == "mhlo.ragged_dot"
+
+
+def _may_settle_fully(name: str) -> bool:
+    """Whether `_on_full_version` may hold for ops named `name`."""
+    return name in ("stablehlo.concatenate", "mhlo.ragged_dot")
+
+
+def _is_dot(name: str) -> bool:
+    """Whether ops named `name` are dots, whose result the limited version
+    may reshard (`_OpSettlement.dot_result_sharding`)."""
+    return name in ("stablehlo.dot", "stablehlo.dot_general")
 
 
 # (a sharding not known yet: `_FunctionPass._shardings`)
 _UNKNOWN = object()
-
-# The ops the limited version may change in a program without unreduced axes.
-_SETTLED_WITHOUT_UNREDUCED = frozenset(
-    ("stablehlo.dot", "stablehlo.dot_general", "stablehlo.concatenate", "mhlo.ragged_dot")
-)
 
 # What an op is to the pass (`_kind`): a terminator (left to its parent, or
 # to the return's own visit), an op whose data-flow edges are settled

@@ -68,7 +68,7 @@ from shardonnay.propagation.op_priority import Item, is_elementwise
 from shardonnay.sharding import TensorSharding
 from shardonnay.sharding_rule import OpShardingRule
 
-__all__ = ["EdgeChoice", "Ref", "ShardingStore"]
+__all__ = ["EdgeChoice", "Ref", "ShardingStore", "rule_look"]
 
 
 # Where a sharding is kept: a value, or a function's result (function, index).
@@ -76,6 +76,23 @@ Ref = Value | tuple[Func, int]
 # Whether the values of data-flow ops are tied by edges: of every op, or of those
 # the function accepts (the ops that had explicit `sdy.data_flow_edge` ops).
 EdgeChoice = bool | Callable[[Op], bool]
+
+
+def rule_look(op: Op) -> tuple | None:
+    """What `rule_for(op)` is computed from, by identity (`alike_key`: the
+    op's name and its type and attribute objects), so that the ops of one
+    look share one rule; None for an op whose rule may look further: a rule
+    registered by name, or a definition whose rule reads the ops producing
+    its operands or the op's regions (see `OpDef.sharding_rule`)."""
+    name = op.name
+    definition = lookup(name)
+    if (
+        has_registered_rule(name)
+        or definition.rule_reads_producers
+        or (op.regions and definition.rule_reads_regions)
+    ):
+        return None
+    return alike_key(op)
 
 
 class ShardingStore:
@@ -115,11 +132,8 @@ class ShardingStore:
         # By the identity of a rule `rule_for` gave, (that rule, kept alive so
         # that its id stays its own, and its distinct one).
         self._rules_by_id: dict[int, tuple[OpShardingRule, OpShardingRule]] = {}
-        # The rule of ops that look alike (see `_look`), with one such op.
+        # The rule of ops that look alike (see `rule_look`), with one such op.
         self._rules_by_look: dict[tuple, tuple[OpShardingRule | None, Op]] = {}
-        # Per op name, whether its rule reads beyond the op itself (producers,
-        # or a registered rule) and whether it may read its regions (see `_look`).
-        self._rule_reads: dict[str, tuple[bool, bool]] = {}
         self._elementwise: dict[Op, bool] = {}
         self.order: list[Item] = []
         # One sharding object per distinct sharding (see `_distinct`).
@@ -188,7 +202,7 @@ class ShardingStore:
             return self.rules[op]
         except KeyError:
             pass
-        look = self._look(op)
+        look = rule_look(op)
         if look is None:
             rule = self.rules[op] = self._looked_up_rule(op)
             return rule
@@ -197,23 +211,6 @@ class ShardingStore:
             entry = self._rules_by_look[look] = (self._looked_up_rule(op), op)
         rule = self.rules[op] = entry[0]
         return rule
-
-    def _look(self, op: Op) -> tuple | None:
-        """What `rule_for(op)` is computed from, by identity (`alike_key`);
-        None for an op whose rule may look further (at the ops producing its
-        operands, into its regions, or a rule registered by name)."""
-        name = op.name
-        reads = self._rule_reads.get(name)
-        if reads is None:
-            op_def = lookup(name)
-            reads = self._rule_reads[name] = (
-                has_registered_rule(name) or op_def.rule_reads_producers,
-                op_def.rule_reads_regions,
-            )
-        beyond_op, regions = reads
-        if beyond_op or (regions and op.regions):
-            return None
-        return alike_key(op)
 
     def _looked_up_rule(self, op: Op) -> OpShardingRule | None:
         """`rule_for(op)`, None for an op with a non-tensor type or without a
