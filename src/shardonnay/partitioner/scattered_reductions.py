@@ -172,16 +172,15 @@ def scatter_of(op: Op) -> Scatter | None:
     result = op.results[0]
     if not isinstance(result.type, TensorType) or not result.uses:
         return None
+    if any(u.owner.name != "stablehlo.dynamic_slice" or u.index != 0 for u in result.uses):
+        return None  # (looked at before the groups: most all-reduces are read otherwise)
     groups = _groups(op)
     if groups is None:
         return None
     n = len(groups[0])
     scatter = None
     for use in result.uses:
-        user = use.owner
-        if user.name != "stablehlo.dynamic_slice" or use.index != 0:
-            return None
-        found = _sliced_shard(user, groups, n)
+        found = _sliced_shard(use.owner, groups, n)
         if found is None or (scatter is not None and found != scatter):
             return None
         scatter = found

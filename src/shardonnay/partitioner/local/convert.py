@@ -122,7 +122,7 @@ from shardonnay.partitioner.local.context import (
 from shardonnay.partitioner.local.cover import cover_devices
 from shardonnay.partitioner.local.dispatch import (
     LoweredOps,
-    lower_collective,
+    lower_collectives,
     lower_op,
     lowering_of,
 )
@@ -440,7 +440,7 @@ class _Conversion:
         elif SHARDING_COLLECTIVE in traits:
             if pinned:
                 raise partition_error(op, "a collective of a value pinned to one device")
-            results = [lower_collective(ctx, op, operands[0])]
+            results = self.lowered.lower(ctx, op, operands, lower_collectives)
         elif CALL in traits:
             results = self._call(op, operands)
         elif CONTROL_FLOW in traits:

@@ -268,12 +268,21 @@ def _factors_agree(ctx: LocalContext, op: Op) -> bool:
     return True
 
 
+def _lower_plain(ctx: LocalContext, op: Op, operands: list[Value]) -> list[Value]:
+    return lower_op(ctx, op, operands, [])
+
+
 def lower_collective(ctx: LocalContext, op: Op, x: Value) -> Value:
     """An sdy collective (other than the `*_to_unreduced` marks) on local `x`:
     a StableHLO collective (`local.collectives`), or `x` itself where it
     moves nothing; by its row of `LOWERINGS`."""
     (result,) = lowering_of(op).any_shards(ctx, op, [x], [])
     return result
+
+
+def lower_collectives(ctx: LocalContext, op: Op, operands: list[Value]) -> list[Value]:
+    """`lower_collective` of `op`'s one operand, as `LoweredOps.lower` takes it."""
+    return [lower_collective(ctx, op, operands[0])]
 
 
 # -- ops that look alike lower alike -------------------------------------------------------------
@@ -318,27 +327,40 @@ class LoweredOps:
         self._kind_of_object: dict[tuple, tuple[TensorSharding | None, int]] = {}
         self._attributes: dict[Hashable, int] = {}  # `exact_key`s -> a small number
         self._attribute_of_object: dict[int, tuple[object, int]] = {}  # alike, by id
+        self._partials: dict[Partial, int] = {}  # pending reductions -> a small number
+        self._partial_of_object: dict[int, tuple[Partial, int]] = {}  # alike, by id
 
-    def lower(self, ctx: LocalContext, op: Op, operands: list[Value]) -> list[Value]:
-        """`lower_op(ctx, op, operands, [])` for an op without regions."""
-        key = self._key(ctx, op)
+    def lower(
+        self,
+        ctx: LocalContext,
+        op: Op,
+        operands: list[Value],
+        lower: Callable[[LocalContext, Op, list[Value]], list[Value]] | None = None,
+    ) -> list[Value]:
+        """`lower(ctx, op, operands)` for an op without regions, by default
+        `lower_op(ctx, op, operands, [])` (`lower_collective` for the sdy
+        collectives: each lowering function is one kind of its own, so one
+        `LoweredOps` serves a conversion)."""
+        lower = lower or _lower_plain
+        key = self._key(ctx, op, lower)
         if key is None:
-            return lower_op(ctx, op, operands, [])
+            return lower(ctx, op, operands)
         template = self._templates.get(key, _MISSING)
         if template is _MISSING:
             block = ctx.builder.insertion_block
             before, channel = len(block.ops), ctx.next_channel
-            results = lower_op(ctx, op, operands, [])
+            results = lower(ctx, op, operands)
             self._templates[key] = _template(
                 ctx, op, operands, block.ops[before:], results, channel
             )
             return results
         if template is None or template.mesh is not ctx.mesh:
-            return lower_op(ctx, op, operands, [])
+            return lower(ctx, op, operands)
         return _instantiate(ctx, template, op, operands)
 
-    def _key(self, ctx: LocalContext, op: Op) -> tuple | None:
-        if lowering_of(op).reads_program:
+    def _key(self, ctx: LocalContext, op: Op, lower: Callable) -> tuple | None:
+        row = lowering_of(op)
+        if row.reads_program:
             return None
         try:
             attributes = tuple((k, self._attribute(v)) for k, v in op.attributes.items())
@@ -347,16 +369,34 @@ class LoweredOps:
         values = op.operands
         kind = self._kind
         sharding = ctx.sharding
+        # the pending reductions of the operands, for the rows that combine them
+        pending = ctx.partial.get
+        partial = tuple(self._partial(pending(v)) for v in values) if row.takes_partial else ()
         return (
             op.name,
             op.inherent,
             op.location is None,
             id(ctx.mesh),
+            lower,
             attributes,
             tuple(kind(v, sharding) for v in values),
             tuple(kind(r, sharding) for r in op.results),
             tuple(values.index(v) for v in values),
+            partial,
         )
+
+    def _partial(self, partial: Partial | None) -> int | None:
+        """A number per pending reduction (None: none): values share a few
+        `Partial` objects, each looked up by its id (kept, so the id is not
+        reused) before it is hashed."""
+        if partial is None:
+            return None
+        seen = self._partial_of_object.get(id(partial))
+        if seen is not None and seen[0] is partial:
+            return seen[1]
+        number = self._partials.setdefault(partial, len(self._partials))
+        self._partial_of_object[id(partial)] = (partial, number)
+        return number
 
     def _kind(self, value: Value, sharding: Callable[[Value], TensorSharding | None]) -> int:
         """A number per (type, sharding) of the global values: one dict lookup
