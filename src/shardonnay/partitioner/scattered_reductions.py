@@ -89,7 +89,8 @@ def improve_collectives(module: Module) -> int:
     The choice starts from the cheaper of none and all of them rewritten
     (collectives that combine pay their steps once), then flips each one
     in program order where that is cheaper still."""
-    count = len(_candidates(module))
+    candidates = _candidates(module)
+    count = len(candidates)
     costs: dict[frozenset[int], tuple[float, int] | None] = {}
 
     def cost_of(indices: frozenset[int]) -> tuple[float, int] | None:
@@ -106,7 +107,7 @@ def improve_collectives(module: Module) -> int:
             if cost is not None and cost < best:
                 chosen, best = trial, cost
     with building():  # (not around the trials: each copy is garbage once costed)
-        for op, plan in _picked(_candidates(module), chosen):
+        for op, plan in _picked(candidates, chosen):
             _rewrite(op, plan)
         combine_collectives(module)
     return len(chosen)
