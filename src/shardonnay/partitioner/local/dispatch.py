@@ -328,9 +328,10 @@ class LoweredOps:
         self._templates: dict[tuple, _Template | None] = {}
         self._kinds: dict[tuple, int] = {}  # (type, sharding) -> a small number
         self._kind_of: dict[Value, int] = {}  # global values -> their kind
-        # (type, id of a sharding object) -> the object (kept: its id is not reused) and
-        # the kind: values share a few sharding objects, looked up without hashing them
-        self._kind_of_object: dict[tuple, tuple[TensorSharding | None, int]] = {}
+        # (ids of a type and a sharding object) -> both objects (kept: their ids are not
+        # reused) and the kind: values share a few type and sharding objects, looked up
+        # without hashing them
+        self._kind_of_object: dict[tuple, tuple[object, TensorSharding | None, int]] = {}
         self._attributes: dict[Hashable, int] = {}  # `exact_key`s -> a small number
         self._attribute_of_object: dict[int, tuple[object, int]] = {}  # alike, by id
         self._partials: dict[Partial, int] = {}  # pending reductions -> a small number
@@ -492,13 +493,13 @@ class LoweredOps:
         per value after the first."""
         kind = self._kind_of.get(value)
         if kind is None:
-            s = sharding(value)
-            seen = self._kind_of_object.get((value.type, id(s)))
-            if seen is not None and seen[0] is s:
-                kind = seen[1]
+            t, s = value.type, sharding(value)
+            seen = self._kind_of_object.get((id(t), id(s)))
+            if seen is not None and seen[0] is t and seen[1] is s:
+                kind = seen[2]
             else:
-                kind = self._kinds.setdefault((value.type, s), len(self._kinds))
-                self._kind_of_object[(value.type, id(s))] = (s, kind)
+                kind = self._kinds.setdefault((t, s), len(self._kinds))
+                self._kind_of_object[(id(t), id(s))] = (t, s, kind)
             self._kind_of[value] = kind
         return kind
 
