@@ -61,6 +61,18 @@ def _both_ways(text: str, monkeypatch: pytest.MonkeyPatch) -> tuple[str, str]:
             "lower",
             lambda self, ctx, op, operands: dispatch.lower_op(ctx, op, operands, []),
         )
+        m.setattr(
+            dispatch.LoweredOps,
+            "lower_collective",
+            lambda self, ctx, op, x: dispatch.lower_collective(ctx, op, x),
+        )
+        m.setattr(
+            dispatch.LoweredOps,
+            "lower_with_regions",
+            lambda self, ctx, op, operands, regions: dispatch.lower_op(
+                ctx, op, operands, regions()
+            ),
+        )
         afresh = _local_text(text)
     return copied, afresh
 
@@ -86,7 +98,54 @@ def test_templates_are_used(monkeypatch):
 
     monkeypatch.setattr(dispatch, "_instantiate", counted)
     _local_text(REPEATED)
-    assert made == ["stablehlo.slice", "stablehlo.add"]
+    assert [name for name in made if not name.startswith("sdy.")] == [
+        "stablehlo.slice",
+        "stablehlo.add",
+    ]
+    # the sdy collectives that reshards leave are lowered once per kind too
+    assert all(name == "sdy.all_gather" for name in made if name.startswith("sdy."))
+
+
+# Sums along a sharded dim (partial sums: a mask of the padding, inits counted
+# once) alike but for their locations and the literal of their init, and a max.
+REDUCTIONS = """
+module {
+  sdy.mesh @mesh = <["x"=4]>
+  func.func @main(%arg0: tensor<6x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>},
+                  %arg1: tensor<6x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>})
+      -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
+    %zero = stablehlo.constant dense<0.0> : tensor<f32>
+    %one = stablehlo.constant dense<1.0> : tensor<f32>
+    %0 = stablehlo.reduce(%arg0 init: %zero) applies stablehlo.add across dimensions = [0]
+        : (tensor<6x4xf32>, tensor<f32>) -> tensor<4xf32> loc("first")
+    %1 = stablehlo.reduce(%arg1 init: %zero) applies stablehlo.add across dimensions = [0]
+        : (tensor<6x4xf32>, tensor<f32>) -> tensor<4xf32> loc("second")
+    %2 = stablehlo.reduce(%arg1 init: %one) applies stablehlo.add across dimensions = [0]
+        : (tensor<6x4xf32>, tensor<f32>) -> tensor<4xf32> loc("third")
+    %3 = stablehlo.reduce(%arg0 init: %zero) applies stablehlo.maximum across dimensions = [0]
+        : (tensor<6x4xf32>, tensor<f32>) -> tensor<4xf32> loc("fourth")
+    return %0, %1, %2, %3 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
+  }
+}
+"""
+
+
+def test_reductions_alike_are_copies(monkeypatch):
+    """The second sum is a copy of the first (at its own location); the sum
+    from another init and the max are lowered afresh; the program is the one
+    lowering each op afresh makes."""
+    made = []
+    instantiate = dispatch._instantiate
+
+    def counted(ctx, template, op, operands):
+        made.append(op.name)
+        return instantiate(ctx, template, op, operands)
+
+    monkeypatch.setattr(dispatch, "_instantiate", counted)
+    copied, afresh = _both_ways(REDUCTIONS, monkeypatch)
+    assert copied == afresh
+    assert 'loc("second")' in copied
+    assert made.count("stablehlo.reduce") == 1  # (the bodies' adds are copies too)
 
 
 @pytest.mark.parametrize("seed", range(40))

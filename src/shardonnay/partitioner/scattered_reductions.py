@@ -89,7 +89,8 @@ def improve_collectives(module: Module) -> int:
     The choice starts from the cheaper of none and all of them rewritten
     (collectives that combine pay their steps once), then flips each one
     in program order where that is cheaper still."""
-    count = len(_candidates(module))
+    candidates = _candidates(module)
+    count = len(candidates)
     costs: dict[frozenset[int], tuple[float, int] | None] = {}
 
     def cost_of(indices: frozenset[int]) -> tuple[float, int] | None:
@@ -106,7 +107,7 @@ def improve_collectives(module: Module) -> int:
             if cost is not None and cost < best:
                 chosen, best = trial, cost
     with building():  # (not around the trials: each copy is garbage once costed)
-        for op, plan in _picked(_candidates(module), chosen):
+        for op, plan in _picked(candidates, chosen):
             _rewrite(op, plan)
         combine_collectives(module)
     return len(chosen)
@@ -172,16 +173,15 @@ def scatter_of(op: Op) -> Scatter | None:
     result = op.results[0]
     if not isinstance(result.type, TensorType) or not result.uses:
         return None
+    if any(u.owner.name != "stablehlo.dynamic_slice" or u.index != 0 for u in result.uses):
+        return None  # (looked at before the groups: most all-reduces are read otherwise)
     groups = _groups(op)
     if groups is None:
         return None
     n = len(groups[0])
     scatter = None
     for use in result.uses:
-        user = use.owner
-        if user.name != "stablehlo.dynamic_slice" or use.index != 0:
-            return None
-        found = _sliced_shard(user, groups, n)
+        found = _sliced_shard(use.owner, groups, n)
         if found is None or (scatter is not None and found != scatter):
             return None
         scatter = found

@@ -90,9 +90,13 @@ def combine_collectives(module: Module) -> int:
     devices = _partitions(module)
     for block in list(module.function_blocks()):
         merged += _combine_in(block, devices)
-        for op in list(block.ops):
-            if _key(op) is not None and len(op.operands) > 1:
-                _pack(op, block)
+        packed = {
+            op: _pack(op, block)
+            for op in block.ops
+            if len(op.operands) > 1 and _key(op) is not None
+        }
+        if packed:  # each variadic collective replaced by its ops, the block rebuilt once
+            block.ops[:] = [new for op in block.ops for new in packed.get(op, (op,))]
     return merged
 
 
@@ -230,6 +234,10 @@ class _Schedule:
         self.moved: dict[int, tuple[int, Op | None]] = {}  # None: readers of an overlay
         self.combinations: dict[Op, _Combination] = {}  # by each member
         self.events = 0  # merges so far (combinations are built in the order of their last)
+        # the ops a merge placed again -> the run (its first entry) they were placed in,
+        # and the runs some of whose ops have been placed again or removed since
+        self.run_of: dict[Op, int] = {}
+        self.broken: set[int | None] = set()
 
     def place(self, op: Op) -> None:
         self.at[op] = len(self.log)
@@ -281,12 +289,13 @@ class _Schedule:
 
     def merge(self, earlier: _Combination, later: Op, readers: list[Op]) -> None:
         """`later` (placed last) joins `earlier`, whose `readers` are placed after it."""
-        del self.at[earlier.members[-1]]
+        self._remove(earlier.members[-1])
         earlier.members.append(later)
         self.combinations[later] = earlier
         earlier.values.update(later.results)
         self.events += 1
         earlier.last_merge = self.events
+        earlier.run = len(self.log) if readers else None
         self._move(readers, later)
         earlier.mark = len(self.log)  # its readers are known, placed again
 
@@ -294,7 +303,7 @@ class _Schedule:
         """`earlier` and `later` (placed last), whose results no longer have
         uses, erased; the `new` ops placed instead, then the `readers`."""
         for op in (earlier, later):
-            del self.at[op]
+            self._remove(op)
             op.parent = None  # not searched for in the block: it is rebuilt at the end
             op.erase()
         self.place_all(new)
@@ -302,8 +311,23 @@ class _Schedule:
 
     def _move(self, readers: list[Op], later: Op | None) -> None:
         if readers:
-            self.moved[len(self.log)] = (len(self.log) + len(readers), later)
+            start = len(self.log)
+            self.moved[start] = (start + len(readers), later)
+            self.broken.update(map(self.run_of.get, readers))  # (None for no run: harmless)
+            self.run_of.update(dict.fromkeys(readers, start))
             self.place_all(readers)
+
+    def _remove(self, op: Op) -> None:
+        """`op` out of the order (merged away or erased)."""
+        del self.at[op]
+        run = self.run_of.pop(op, None)
+        if run is not None:
+            self.broken.add(run)
+
+    def intact(self, run: int | None) -> bool:
+        """Whether the ops a merge placed in `run` (None: no ops) are all
+        still there, in that order."""
+        return run is None or run not in self.broken
 
     def ops_with_combinations(self, block: Block) -> list[Op]:
         """The ops in their order, each combination built (one collective of
@@ -312,8 +336,8 @@ class _Schedule:
         merged = {c.latest: c for c in self.combinations.values() if len(c.members) > 1}
         combinations = sorted(merged.values(), key=lambda c: c.last_merge)
         built = {id(c.members[-1]): _combined(c.members, block) for c in combinations}
-        at = self.at.get
-        return [built.get(id(op), op) for i, op in enumerate(self.log) if at(op) == i]
+        at = self.at  # each op's latest entry: the order of the log without its stale ones
+        return [built.get(id(op), op) for op in sorted(at, key=at.__getitem__)]
 
 
 class _Pending:
@@ -334,6 +358,10 @@ class _Pending:
         self.values: set[Value] = set(op.results)
         self.readers: set[Op] = set()
         self.mark = schedule.at[op] + 1
+        # `readers` in their order, as the last look found them, and the run a
+        # merge placed them in then (None: no run, `ordered` is empty)
+        self.ordered: list[Op] = []
+        self.run: int | None = None
 
     def readers_before(self, later: Op, schedule: _Schedule) -> list[Op] | None:
         """The ops placed between this one and `later` (placed last) that read
@@ -343,6 +371,7 @@ class _Pending:
             return None
         values, readers = self.values, self.readers
         log, moved = schedule.log, schedule.moved
+        found: list[Op] = []  # the readers this look adds
         i, end = self.mark, schedule.at[later]
         while i < end:
             run = moved.get(i)
@@ -351,6 +380,7 @@ class _Pending:
                     for op in log[i : run[0]]:
                         if op not in readers:
                             readers.add(op)
+                            found.append(op)
                             values.update(schedule.results_of(op))
                 i = run[0]
                 continue
@@ -358,11 +388,22 @@ class _Pending:
             i += 1
             if op not in readers and schedule.reads(op, values):
                 readers.add(op)
+                found.append(op)
                 values.update(schedule.results_of(op))
         self.mark = end
         at = schedule.at
+        if schedule.intact(self.run):
+            # the readers known before are where the last merge placed them, in
+            # order, before every one found since (all placed after `mark`)
+            for op in found:
+                if op not in at:  # (merged or erased since)
+                    readers.discard(op)
+            fresh = sorted((op for op in found if op in at), key=at.__getitem__)
+            self.ordered = ordered = [*self.ordered, *fresh]
+            return ordered
         self.readers = readers = {op for op in readers if op in at}  # (merged or erased since)
-        return sorted(readers, key=at.__getitem__)
+        self.ordered = ordered = sorted(readers, key=at.__getitem__)
+        return ordered
 
     def _is_read_by(self, later: Op, schedule: _Schedule) -> bool:
         """Whether `later` (placed last) reads this collective's results or
@@ -451,10 +492,6 @@ class _Builder:
         op.parent = self.block
         self.ops.append(op)
         return op.results[0]
-
-    def insert_before(self, anchor: Op) -> None:
-        at = self.block.ops.index(anchor)
-        self.block.ops[at:at] = self.ops
 
     def reshape(self, x: Value, shape) -> Value:
         return self.add("stablehlo.reshape", [x], shape)
@@ -627,10 +664,12 @@ def _overlay(block: Block, earlier: Op, later: Op, devices: int) -> list[Op]:
     return b.ops
 
 
-def _pack(op: Op, block: Block) -> None:
+def _pack(op: Op, block: Block) -> list[Op]:
     """`op`, a variadic collective, as one collective of one buffer (what
     XLA's combiners make; a tuple-shaped collective is not what every XLA
-    pipeline accepts): see the module docstring for each kind."""
+    pipeline accepts): see the module docstring for each kind. Returns the
+    ops (for `block`) to put in `op`'s place; `op` is erased, its place in
+    `block.ops` left for the caller to fill."""
     b = _Builder(block, op.operands[0].type.element_type)
     n = _group_size(op)
     pairs = list(zip(op.operands, op.results, strict=True))
@@ -684,8 +723,9 @@ def _pack(op: Op, block: Block) -> None:
             value = b.reshape(part, result.type.shape)
         result.replace_all_uses_with(value)
         start += size
-    b.insert_before(op)
+    op.parent = None  # (out of the block, which `combine_collectives` rebuilds)
     op.erase()
+    return b.ops
 
 
 def _width(t: TensorType) -> int | None:

@@ -122,8 +122,6 @@ from shardonnay.partitioner.local.context import (
 from shardonnay.partitioner.local.cover import cover_devices
 from shardonnay.partitioner.local.dispatch import (
     LoweredOps,
-    lower_collective,
-    lower_op,
     lowering_of,
 )
 from shardonnay.partitioner.local.layout import combining_op, complete, spread, to_partial
@@ -212,8 +210,9 @@ class _Conversion:
         self.kept: set[tuple] = set()
         self.signatures = {f.name: self._signature(f) for f in module.functions}
         # whether some values are split on meshes of fewer devices than the program's
+        meshes = {id(m): m for m in map(self.ctx.mesh_of_sharding, found.shardings.values())}
         self.spans_meshes = found.num_devices > self.mesh.size or any(
-            self.ctx.mesh_of_sharding(s).size < self.mesh.size for s in found.shardings.values()
+            m.size < self.mesh.size for m in meshes.values()
         )
         # local values -> the devices 0..n-1 holding their data (see `_local_reach`)
         self.reaches: dict[Value, int] = {}
@@ -440,7 +439,7 @@ class _Conversion:
         elif SHARDING_COLLECTIVE in traits:
             if pinned:
                 raise partition_error(op, "a collective of a value pinned to one device")
-            results = [lower_collective(ctx, op, operands[0])]
+            results = [self.lowered.lower_collective(ctx, op, operands[0])]
         elif CALL in traits:
             results = self._call(op, operands)
         elif CONTROL_FLOW in traits:
@@ -463,9 +462,13 @@ class _Conversion:
             whole = lower_whole(ctx, op, operands, regions, self.pinned, self._moved)
             results = self._partial_results(op, whole)
         elif op.regions:
-            regions = [self._region(op, r) for r in op.regions]
-            ctx.mesh = self._op_mesh(op, traits)
-            results = lower_op(ctx, op, operands, regions)
+
+            def regions() -> list[Region]:
+                converted = [self._region(op, r) for r in op.regions]
+                ctx.mesh = self._op_mesh(op, traits)
+                return converted
+
+            results = self.lowered.lower_with_regions(ctx, op, operands, regions)
         else:
             results = self.lowered.lower(ctx, op, operands)
         self.values.update(zip(op.results, results, strict=True))
@@ -531,12 +534,17 @@ class _Conversion:
             out = op.attributes.get("out_sharding")
             if isinstance(out, TensorSharding):
                 return self.ctx.mesh_of_sharding(out)
-        for v in op.operands:
-            if v in self.ctx.partial:
-                return self.ctx.partial[v].mesh
-        for v in (*op.results, *op.operands):
-            if self.ctx.sharding(v) is not None:
-                return self.ctx.mesh_of(v)
+        ctx = self.ctx
+        operands = op.operands
+        pending = ctx.partial.get
+        for v in operands:
+            partial = pending(v)
+            if partial is not None:
+                return partial.mesh
+        sharding = ctx.shardings.get
+        for v in (*op.results, *operands):
+            if sharding(v) is not None:
+                return ctx.mesh_of(v)
         return self.mesh
 
     def _returned(self, op: Op, operands: list[Value]) -> list[Value]:

@@ -57,6 +57,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 
+from shardonnay.collectives.attributes import AllToAllParamList, AxisRefList, ListOfAxisRefLists
 from shardonnay.errors import PartitionError
 from shardonnay.ir.attributes import (
     DenseArrayAttr,
@@ -105,7 +106,10 @@ class Lowering:
     `convert_global_to_local`); `reads_program`: its lowering looks past the
     op's own values (at the ops defining its operands or using its results),
     so ops that look alike may lower differently (`LoweredOps` lowers each
-    one afresh)."""
+    one afresh); `reads_constants`: what it reads past the op's own values
+    and regions is only the literals of its operands defined by constants
+    (`LoweredOps` copies its lowering for an op alike, literals and regions
+    included)."""
 
     any_shards: Lower | None = None
     even: Lower | None = None
@@ -114,6 +118,7 @@ class Lowering:
     takes_partial: bool = False
     makes_unreduced: bool = False
     reads_program: bool = False
+    reads_constants: bool = False
 
 
 GENERIC = Lowering()  # the factor plan
@@ -159,7 +164,7 @@ LOWERINGS: dict[str, Lowering] = {
     "stablehlo.iota": Lowering(any_shards=local_ops.iota),
     "sdy.constant": Lowering(any_shards=local_ops.constant),
     "stablehlo.constant": Lowering(any_shards=local_ops.constant),
-    "stablehlo.reduce": Lowering(any_shards=local_reduce.reduce, reads_program=True),
+    "stablehlo.reduce": Lowering(any_shards=local_reduce.reduce, reads_constants=True),
     "stablehlo.dot_general": Lowering(any_shards=local_reduce.dot_general),
     # Shardy's local forms, where even; where they raise, the plan (or a cheaper way)
     "stablehlo.slice": Lowering(even=local_ops.slice_, cheaper=halo),
@@ -268,12 +273,20 @@ def _factors_agree(ctx: LocalContext, op: Op) -> bool:
     return True
 
 
+def _lower_plain(ctx: LocalContext, op: Op, operands: list[Value]) -> list[Value]:
+    return lower_op(ctx, op, operands, [])
+
+
 def lower_collective(ctx: LocalContext, op: Op, x: Value) -> Value:
     """An sdy collective (other than the `*_to_unreduced` marks) on local `x`:
     a StableHLO collective (`local.collectives`), or `x` itself where it
     moves nothing; by its row of `LOWERINGS`."""
     (result,) = lowering_of(op).any_shards(ctx, op, [x], [])
     return result
+
+
+def _lower_collective(ctx: LocalContext, op: Op, operands: list[Value]) -> list[Value]:
+    return [lower_collective(ctx, op, operands[0])]
 
 
 # -- ops that look alike lower alike -------------------------------------------------------------
@@ -304,7 +317,9 @@ class LoweredOps:
     attributes, operand and result types and shardings, which of its operands
     are the same value, whether it has a location, and the mesh it runs on
     (`ctx.mesh`) -- except for ops with regions and rows that `reads_program`,
-    which are lowered afresh. Every other op is lowered once per such key;
+    which are lowered afresh; for the sdy collectives (`lower_collective`),
+    which combine pending reductions, the pending reduction of each operand
+    counts too. Every other op is lowered once per such key;
     the next op with that key gets a copy of the ops emitted then (on its own
     operands, with its location and fresh channel ids) and the same pending
     reductions on its results."""
@@ -313,63 +328,178 @@ class LoweredOps:
         self._templates: dict[tuple, _Template | None] = {}
         self._kinds: dict[tuple, int] = {}  # (type, sharding) -> a small number
         self._kind_of: dict[Value, int] = {}  # global values -> their kind
-        # (type, id of a sharding object) -> the object (kept: its id is not reused) and
-        # the kind: values share a few sharding objects, looked up without hashing them
-        self._kind_of_object: dict[tuple, tuple[TensorSharding | None, int]] = {}
+        # (ids of a type and a sharding object) -> both objects (kept: their ids are not
+        # reused) and the kind: values share a few type and sharding objects, looked up
+        # without hashing them
+        self._kind_of_object: dict[tuple, tuple[object, TensorSharding | None, int]] = {}
         self._attributes: dict[Hashable, int] = {}  # `exact_key`s -> a small number
         self._attribute_of_object: dict[int, tuple[object, int]] = {}  # alike, by id
+        self._partials: dict[Partial, int] = {}  # pending reductions -> a small number
+        self._partial_of_object: dict[int, tuple[Partial, int]] = {}  # alike, by id
 
     def lower(self, ctx: LocalContext, op: Op, operands: list[Value]) -> list[Value]:
         """`lower_op(ctx, op, operands, [])` for an op without regions."""
-        key = self._key(ctx, op)
+        return self._lowered(ctx, op, operands, _lower_plain, _lower_plain)
+
+    def lower_with_regions(
+        self,
+        ctx: LocalContext,
+        op: Op,
+        operands: list[Value],
+        regions: Callable[[], list[Region]],
+    ) -> list[Value]:
+        """`lower_op(ctx, op, operands, regions())` for an op with regions, whose
+        `regions()` converts them (not called where a copy serves): ops alike
+        (`reads_constants` rows) also have regions alike, op for op
+        (`_regions_key`), and constant operands of the same literals."""
+        if not lowering_of(op).reads_constants:
+            return lower_op(ctx, op, operands, regions())
+
+        def lower(ctx: LocalContext, op: Op, operands: list[Value]) -> list[Value]:
+            return lower_op(ctx, op, operands, regions())
+
+        return self._lowered(ctx, op, operands, lower, lower_op)
+
+    def lower_collective(self, ctx: LocalContext, op: Op, x: Value) -> Value:
+        """`lower_collective(ctx, op, x)`, with the pending reduction of `op`'s
+        operand (`ctx.partial`) a part of what makes ops alike."""
+        (result,) = self._lowered(ctx, op, [x], _lower_collective, _lower_collective)
+        return result
+
+    def _lowered(
+        self,
+        ctx: LocalContext,
+        op: Op,
+        operands: list[Value],
+        lower: Callable[[LocalContext, Op, list[Value]], list[Value]],
+        how: Callable,
+    ) -> list[Value]:
+        """`lower(ctx, op, operands)`, or a copy of what it emitted for an op
+        alike; `how`: the function `lower` stands for (a part of the key)."""
+        key = self._key(ctx, op, how)
         if key is None:
-            return lower_op(ctx, op, operands, [])
+            return lower(ctx, op, operands)
         template = self._templates.get(key, _MISSING)
         if template is _MISSING:
             block = ctx.builder.insertion_block
             before, channel = len(block.ops), ctx.next_channel
-            results = lower_op(ctx, op, operands, [])
+            results = lower(ctx, op, operands)
             self._templates[key] = _template(
                 ctx, op, operands, block.ops[before:], results, channel
             )
             return results
         if template is None or template.mesh is not ctx.mesh:
-            return lower_op(ctx, op, operands, [])
+            return lower(ctx, op, operands)
         return _instantiate(ctx, template, op, operands)
 
-    def _key(self, ctx: LocalContext, op: Op) -> tuple | None:
-        if lowering_of(op).reads_program:
+    def _key(self, ctx: LocalContext, op: Op, how: Callable) -> tuple | None:
+        """What makes ops alike (see the class docstring), None where `op` is
+        lowered afresh; `how`: the lowering function."""
+        row = lowering_of(op)
+        if row.reads_program or (op.regions and not row.reads_constants):
             return None
+        attribute = self._attribute
         try:
-            attributes = tuple((k, self._attribute(v)) for k, v in op.attributes.items())
+            attributes = tuple([(k, attribute(v)) for k, v in op.attributes.items()])
+            regions = self._regions_key(op) if op.regions else ()
         except NoExactKey:
             return None
+        if regions is None:
+            return None
         values = op.operands
-        kind = self._kind
-        sharding = ctx.sharding
+        kinds = self._kinds_of(ctx, (*values, *op.results))
+        if row.takes_partial:  # the pending reductions of the operands, which it combines
+            pending = ctx.partial.get
+            partial = tuple([self._partial(pending(v)) for v in values])
+        else:
+            partial = ()
+        literals = tuple([self._literal(v) for v in values]) if row.reads_constants else ()
         return (
             op.name,
             op.inherent,
             op.location is None,
             id(ctx.mesh),
+            how,
             attributes,
-            tuple(kind(v, sharding) for v in values),
-            tuple(kind(r, sharding) for r in op.results),
-            tuple(values.index(v) for v in values),
+            kinds,
+            tuple([values.index(v) for v in values]),
+            partial,
+            regions,
+            literals,
         )
+
+    def _literal(self, value: Value) -> Hashable:
+        """The literal of a value a constant op defines (None for other values)."""
+        op = value.op
+        if op is None or op.name not in ("stablehlo.constant", "sdy.constant"):
+            return None
+        return self._attribute(op.attributes["value"])
+
+    def _regions_key(self, op: Op) -> tuple | None:
+        """`op`'s regions op for op (names, attributes, types, locations,
+        operands by their place), None where an op in them reads a value
+        from outside them; `NoExactKey` propagates."""
+        places: dict[Value, int] = {}
+        key: list = []
+
+        def add(regions: list[Region]) -> bool:
+            for region in regions:
+                key.append(len(region.blocks))
+                for block in region.blocks:
+                    key.append(tuple([(a.type, a.location) for a in block.arguments]))
+                    for a in block.arguments:
+                        places[a] = len(places)
+                    for inner in block.ops:
+                        operands = [places.get(v) for v in inner.operands]
+                        if None in operands:
+                            return False
+                        attributes = tuple(
+                            [(k, self._attribute(v)) for k, v in inner.attributes.items()]
+                        )
+                        types = tuple([r.type for r in inner.results])
+                        key.append((inner.name, inner.inherent, inner.location, attributes,
+                                    tuple(operands), types))  # fmt: skip
+                        for r in inner.results:
+                            places[r] = len(places)
+                        if inner.regions and not add(inner.regions):
+                            return False
+            return True
+
+        return tuple(key) if add(op.regions) else None
+
+    def _kinds_of(self, ctx: LocalContext, values: tuple[Value, ...]) -> tuple[int, ...]:
+        """The kind (`_kind`) of each of `values`."""
+        known = self._kind_of.get
+        kinds = [known(v) for v in values]
+        if None in kinds:
+            kinds = [self._kind(v, ctx.sharding) for v in values]
+        return tuple(kinds)
+
+    def _partial(self, partial: Partial | None) -> int | None:
+        """A number per pending reduction (None: none): values share a few
+        `Partial` objects, each looked up by its id (kept, so the id is not
+        reused) before it is hashed."""
+        if partial is None:
+            return None
+        seen = self._partial_of_object.get(id(partial))
+        if seen is not None and seen[0] is partial:
+            return seen[1]
+        number = self._partials.setdefault(partial, len(self._partials))
+        self._partial_of_object[id(partial)] = (partial, number)
+        return number
 
     def _kind(self, value: Value, sharding: Callable[[Value], TensorSharding | None]) -> int:
         """A number per (type, sharding) of the global values: one dict lookup
         per value after the first."""
         kind = self._kind_of.get(value)
         if kind is None:
-            s = sharding(value)
-            seen = self._kind_of_object.get((value.type, id(s)))
-            if seen is not None and seen[0] is s:
-                kind = seen[1]
+            t, s = value.type, sharding(value)
+            seen = self._kind_of_object.get((id(t), id(s)))
+            if seen is not None and seen[0] is t and seen[1] is s:
+                kind = seen[2]
             else:
-                kind = self._kinds.setdefault((value.type, s), len(self._kinds))
-                self._kind_of_object[(value.type, id(s))] = (s, kind)
+                kind = self._kinds.setdefault((t, s), len(self._kinds))
+                self._kind_of_object[(id(t), id(s))] = (t, s, kind)
             self._kind_of[value] = kind
         return kind
 
@@ -377,20 +507,26 @@ class LoweredOps:
         """The `exact_key` of attribute `value`, a number standing for it where
         it is an immutable attribute object: a program shares a few such objects
         (shardings) among thousands of ops, each keyed without hashing its fields
-        (numbers are no `exact_key`, which keeps an integer's class)."""
-        if value.__class__ not in _IMMUTABLE_ATTRIBUTES:
+        (numbers are no `exact_key`, which keeps an integer's class). The axis
+        lists of sdy collectives, which `exact_key` does not know, are keyed by
+        their text."""
+        cls = value.__class__
+        if cls not in _IMMUTABLE_ATTRIBUTES:
             return exact_key(value)
         seen = self._attribute_of_object.get(id(value))
         if seen is not None and seen[0] is value:
             return seen[1]
-        number = self._attributes.setdefault(exact_key(value), len(self._attributes))
+        key = (cls, str(value)) if cls in _AXIS_LISTS else exact_key(value)
+        number = self._attributes.setdefault(key, len(self._attributes))
         self._attribute_of_object[id(value)] = (value, number)
         return number
 
 
 # Attribute classes whose objects never change (frozen, of immutable fields).
+_AXIS_LISTS = frozenset({AxisRefList, ListOfAxisRefLists, AllToAllParamList})
 _IMMUTABLE_ATTRIBUTES = frozenset(
     {TensorSharding, TensorShardingPerValue, DenseElementsAttr, DenseArrayAttr, IntegerAttr}
+    | _AXIS_LISTS
 )
 
 

@@ -66,21 +66,52 @@ def collect_shardings(module: Module) -> ProgramShardings:
             sharding = func_result_sharding(func, i)
             if sharding is not None:
                 found.append((None, sharding, func.op))
+    splits = _Splits(meshes)
     used: dict[Mesh, str] = {}
-    for _, sharding, op in found:
-        mesh = mesh_of(sharding, meshes, op)
-        if is_split(sharding, mesh):
+    shardings: dict[Value, TensorSharding] = {}
+    for v, sharding, op in found:
+        mesh = splits.split_on(sharding, op)
+        if mesh is not None:
             used.setdefault(mesh, str(sharding.mesh))
-    shardings = {
-        v: s for v, s, op in found if v is not None and is_split(s, mesh_of(s, meshes, op))
-    }
+            if v is not None:
+                shardings[v] = sharding
     largest = max(used, key=lambda m: m.size, default=Mesh())  # the first of the most devices
-    devices = [maximal_device(s, meshes) for _, s, _ in found]
+    devices = [splits.maximal_device(s) for _, s, _ in found]
     pinned = {
         v: d for (v, _, _), d in zip(found, devices, strict=True) if v is not None and d is not None
     }
     num_devices = max([largest.size, *(d + 1 for d in devices if d is not None)])
     return ProgramShardings(shardings, largest, bool(used), pinned, num_devices)
+
+
+class _Splits:
+    """`is_split` and `maximal_device` of the shardings of one program,
+    worked out once per sharding object: a program's values share a few
+    sharding objects (each kept here, so that its id is not reused)."""
+
+    def __init__(self, meshes: dict[str, Mesh]) -> None:
+        self.meshes = meshes
+        self._split: dict[int, tuple[TensorSharding, Mesh | None]] = {}
+        self._device: dict[int, tuple[TensorSharding, int | None]] = {}
+
+    def split_on(self, sharding: TensorSharding, op: Op) -> Mesh | None:
+        """The mesh `sharding` splits a value on, None where it splits none
+        (`PartitionError` at `op` for an unknown mesh)."""
+        seen = self._split.get(id(sharding))
+        if seen is not None and seen[0] is sharding:
+            return seen[1]
+        mesh = mesh_of(sharding, self.meshes, op)
+        on = mesh if is_split(sharding, mesh) else None
+        self._split[id(sharding)] = (sharding, on)
+        return on
+
+    def maximal_device(self, sharding: TensorSharding) -> int | None:
+        seen = self._device.get(id(sharding))
+        if seen is not None and seen[0] is sharding:
+            return seen[1]
+        device = maximal_device(sharding, self.meshes)
+        self._device[id(sharding)] = (sharding, device)
+        return device
 
 
 def mesh_of(sharding: TensorSharding, meshes: dict[str, Mesh], op: Op) -> Mesh:
