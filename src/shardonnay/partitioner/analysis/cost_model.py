@@ -229,6 +229,7 @@ def element_bytes(element_type: str) -> int:
         return -(-int(digits) // 8)
 
 
+@functools.lru_cache(maxsize=4096)  # (types hash by their text, kept with them)
 def type_bytes(t: Type) -> int:
     """Bytes of a value of type `t` (0 for tokens and other non-tensors)."""
     if not isinstance(t, TensorType):

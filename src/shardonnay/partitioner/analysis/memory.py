@@ -49,7 +49,8 @@ from collections.abc import Mapping
 
 from shardonnay.ir.core import Block, Func, Module, Op, Region, Value
 from shardonnay.ir.structure import check_structure
-from shardonnay.ops.traits import BROADCASTING_ELEMENTWISE, ELEMENTWISE, has_trait
+from shardonnay.ops.registry import all_traits
+from shardonnay.ops.traits import BROADCASTING_ELEMENTWISE, ELEMENTWISE
 from shardonnay.partitioner.analysis.cost_model import type_bytes
 
 
@@ -122,9 +123,7 @@ class _Buffers:
     def _shared(self, result: Value, op: Op, at: int) -> Value | None:
         if _is_view(op):
             return self.owner.get(op.operands[0])  # None: an outer value (not freed here)
-        if len(op.results) != 1 or not (
-            has_trait(op, ELEMENTWISE) or has_trait(op, BROADCASTING_ELEMENTWISE)
-        ):
+        if len(op.results) != 1 or not _writes_over_operand(op.name):
             return None
         for v in op.operands:
             owner = self.owner.get(v)
@@ -140,6 +139,13 @@ class _Buffers:
     def freed_at(self, at: int) -> list[Value]:
         """The buffers freed after the `at`-th op."""
         return [owner for owner in self.frees.pop(at, []) if owner not in self.kept]
+
+
+def _writes_over_operand(name: str) -> bool:
+    """Whether ops named `name` may write their result over an operand's
+    buffer (elementwise ones)."""
+    traits = all_traits(name)
+    return ELEMENTWISE in traits or BROADCASTING_ELEMENTWISE in traits
 
 
 def _is_view(op: Op) -> bool:
