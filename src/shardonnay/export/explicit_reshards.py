@@ -309,15 +309,29 @@ class _FunctionPass:
         tensor sizes), shardings and mesh: the caller works it out once for
         each (a layer stack repeats an op with the same shardings thousands
         of times) and makes the reshards for every op."""
+        settlement = self._settlement(op, signature, in_shardings, out_shardings, mesh_name)
+        return settlement.settle(signature.sizes)
+
+    def _settlement(
+        self,
+        op: Op,
+        signature: _Signature,
+        in_shardings: list[TensorSharding | None],
+        out_shardings: list[TensorSharding | None],
+        mesh_name: str,
+    ) -> _OpSettlement:
+        """`op`'s shardings projected through its rule, to be settled."""
         assert signature.rule is not None
-        mesh = self.meshes[mesh_name]
         projection = ShardingProjection.build(
-            in_shardings, out_shardings, signature.rule, mesh, closed_if_missing=True
+            in_shardings,
+            out_shardings,
+            signature.rule,
+            self.meshes[mesh_name],
+            closed_if_missing=True,
         )
-        settle = _OpSettlement(
+        return _OpSettlement(
             self, op, signature.rule, projection, in_shardings, out_shardings, mesh_name
         )
-        return settle.settle(signature.sizes)
 
     def _reshard_dot(
         self,
@@ -334,18 +348,8 @@ class _FunctionPass:
         if key in self.dot_results:
             sharding = self.dot_results[key]
         else:
-            assert signature.rule is not None
-            projection = ShardingProjection.build(
-                in_shardings,
-                out_shardings,
-                signature.rule,
-                self.meshes[mesh_name],
-                closed_if_missing=True,
-            )
-            settle = _OpSettlement(
-                self, op, signature.rule, projection, in_shardings, out_shardings, mesh_name
-            )
-            sharding = self.dot_results[key] = settle.dot_result_sharding(signature.sizes)
+            settlement = self._settlement(op, signature, in_shardings, out_shardings, mesh_name)
+            sharding = self.dot_results[key] = settlement.dot_result_sharding(signature.sizes)
         if sharding is None:
             return
         original = out_shardings[0]
