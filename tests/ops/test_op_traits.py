@@ -502,7 +502,7 @@ def test_an_unused_op_with_recursive_effects_goes_as_in_shardy(body: str, pipeli
     assert kept == ("sdy.manual_computation" in theirs) == (body == "effectful")
 
 
-_BODIES = {
+_COMBINERS = {
     "add": "stablehlo.add",
     "max": "stablehlo.maximum",
     "set": None,  # the update replaces the value
@@ -511,8 +511,8 @@ _BODIES = {
 
 def _region_op_module(kind: str, body: str) -> str:
     combine = (
-        f"%r = {_BODIES[body]} %a, %b : tensor<f32>\n      stablehlo.return %r : tensor<f32>"
-        if _BODIES[body]
+        f"%r = {_COMBINERS[body]} %a, %b : tensor<f32>\n      stablehlo.return %r : tensor<f32>"
+        if _COMBINERS[body]
         else "stablehlo.return %b : tensor<f32>"
     )
     if kind == "reduce":
@@ -548,7 +548,7 @@ def test_rule_reads_regions_says_whether_the_body_changes_the_rule(kind: str) ->
 
     rules = {
         body: rule_for(parse_module(_region_op_module(kind, body)).functions[0].body.ops[0])
-        for body in _BODIES
+        for body in _COMBINERS
     }
     reads = lookup(f"stablehlo.{kind}").rule_reads_regions
     assert reads == (kind == "scatter")
