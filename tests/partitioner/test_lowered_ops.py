@@ -85,11 +85,9 @@ def test_repeated_ops_are_copies_with_their_own_locations_and_channels(monkeypat
     assert len(handles) == len(set(handles)) >= 3
 
 
-def test_templates_are_used(monkeypatch):
-    """The second slice and add are copies of the first, not lowered again;
-    the third slice (no location) and `%2 + %2` (one operand twice) are kinds
-    of their own."""
-    made = []
+def _instantiations(monkeypatch) -> list[str]:
+    """The names of the ops made from templates from now on, in order."""
+    made: list[str] = []
     instantiate = dispatch._instantiate
 
     def counted(ctx, template, op, operands):
@@ -97,6 +95,14 @@ def test_templates_are_used(monkeypatch):
         return instantiate(ctx, template, op, operands)
 
     monkeypatch.setattr(dispatch, "_instantiate", counted)
+    return made
+
+
+def test_templates_are_used(monkeypatch):
+    """The second slice and add are copies of the first, not lowered again;
+    the third slice (no location) and `%2 + %2` (one operand twice) are kinds
+    of their own."""
+    made = _instantiations(monkeypatch)
     _local_text(REPEATED)
     assert [name for name in made if not name.startswith("sdy.")] == [
         "stablehlo.slice",
@@ -134,14 +140,7 @@ def test_reductions_alike_are_copies(monkeypatch):
     """The second sum is a copy of the first (at its own location); the sum
     from another init and the max are lowered afresh; the program is the one
     lowering each op afresh makes."""
-    made = []
-    instantiate = dispatch._instantiate
-
-    def counted(ctx, template, op, operands):
-        made.append(op.name)
-        return instantiate(ctx, template, op, operands)
-
-    monkeypatch.setattr(dispatch, "_instantiate", counted)
+    made = _instantiations(monkeypatch)
     copied, afresh = _both_ways(REDUCTIONS, monkeypatch)
     assert copied == afresh
     assert 'loc("second")' in copied
