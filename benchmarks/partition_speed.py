@@ -28,11 +28,17 @@ The program is partitioned as `shardonnay.partition` does it and reported as
   per-device program);
 * `report`: `report_of` (collectives, costs, memory of the three programs).
 
+Python's cycle collector runs when allocations reach its thresholds, so
+the collection a phase pays may be the garbage of another (passes that
+build IR pause the collector, and the first collection after them walks all
+they made). Its time is therefore not in any phase's column: `gc s` sums
+every collection of the run (each timed by `gc.callbacks`).
+
 Columns give CPU microseconds per op of the input program
 (`time.process_time`: what the partitioner computes, whatever else the
 machine runs) for the phases after propagation (propagation has its own
-benchmark, `propagate.py`), then seconds: the partitioner's total
-(propagation included) in CPU and in wall-clock time, XLA's compile of the
+benchmark, `propagate.py`), then seconds: the collector's, the partitioner's
+total (propagation and collections included) in CPU and in wall-clock time, XLA's compile of the
 same jitted function on 8 host CPU devices (`jax.jit(f).lower(...).compile()`,
 the compile alone, wall-clock: Shardy propagation and XLA's SPMD
 partitioner, then XLA's CPU compiler, on several threads), and the ratio of
@@ -44,6 +50,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import gc
 import io
 import pstats
 import sys
@@ -88,18 +95,20 @@ QUICK_ROWS = ("transformer8-fwd", "transformer8-bwd", "train8")
 
 @dataclass(frozen=True)
 class Row:
-    """One program: its op count, each phase's CPU seconds, the partitioner's
-    wall-clock seconds, XLA's compile seconds (wall-clock)."""
+    """One program: its op count, each phase's CPU seconds (collections
+    aside), the collector's CPU seconds, the partitioner's wall-clock seconds,
+    XLA's compile seconds (wall-clock)."""
 
     name: str
     ops: int
     cpu_s: dict[str, float]
+    gc_s: float
     wall_s: float
     xla_s: float | None
 
     @property
     def cpu_total_s(self) -> float:
-        return sum(self.cpu_s.values())
+        return sum(self.cpu_s.values()) + self.gc_s
 
     def cells(self) -> list[str]:
         per_op = [f"{self.cpu_s[p] * 1e6 / self.ops:,.0f}" for p in PHASES[1:]]
@@ -107,6 +116,7 @@ class Row:
             self.name,
             f"{self.ops:,}",
             *per_op,
+            f"{self.gc_s:.1f}",
             f"{self.cpu_total_s:.1f}",
             f"{self.wall_s:.1f}",
             "-" if self.xla_s is None else f"{self.xla_s:.1f}",
@@ -122,6 +132,7 @@ HEADER = [
     "to-coll. us/op",
     "local us/op",
     "report us/op",
+    "gc s",
     "CPU s",
     "wall s",
     "XLA compile s",
@@ -133,21 +144,46 @@ def op_count(module: Module) -> int:
     return sum(1 for op in module.walk() if op.name not in ("func.func", "sdy.mesh"))
 
 
-def partition_phases(module: Module) -> tuple[dict[str, float], float]:
+class CollectorClock:
+    """The CPU seconds Python's cycle collector spends while this is entered
+    (`gc.callbacks` tell each collection's start and stop)."""
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+        self._started = 0.0
+
+    def _tick(self, phase: str, info: dict) -> None:
+        if phase == "start":
+            self._started = time.process_time()
+        else:
+            self.seconds += time.process_time() - self._started
+
+    def __enter__(self) -> CollectorClock:
+        gc.callbacks.append(self._tick)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        gc.callbacks.remove(self._tick)
+
+
+def partition_phases(module: Module) -> tuple[dict[str, float], float, float]:
     """CPU seconds of each phase (`PHASES`) of partitioning and reporting
     `module`, in the steps of `shardonnay.partition` and `shardonnay partition
-    --report`, and the wall-clock seconds of them all."""
+    --report`, each without the collections in it; the collector's CPU
+    seconds; and the wall-clock seconds of them all."""
     seconds: dict[str, float] = {}
     wall_start = time.perf_counter()
     start = time.process_time()
+    collector = CollectorClock()
+    collected = 0.0
 
     def lap(phase: str) -> None:
-        nonlocal start
+        nonlocal start, collected
         now = time.process_time()
-        seconds[phase] = now - start
-        start = now
+        seconds[phase] = now - start - (collector.seconds - collected)
+        start, collected = now, collector.seconds
 
-    with warnings.catch_warnings():
+    with warnings.catch_warnings(), collector:
         warnings.simplefilter("ignore")  # propagation's notes about ops without rules
         propagated = propagated_program(module)
         lap("propagate")
@@ -163,7 +199,7 @@ def partition_phases(module: Module) -> tuple[dict[str, float], float]:
         lap("local")
         report_of(module, explicit, local, propagated=propagated)
         lap("report")
-    return seconds, time.perf_counter() - wall_start
+    return seconds, collector.seconds, time.perf_counter() - wall_start
 
 
 def xla_compile_s(jitted, args: tuple) -> float:
@@ -176,9 +212,9 @@ def xla_compile_s(jitted, args: tuple) -> float:
 def measure(name: str, make: Callable[[], tuple], *, with_xla: bool = True) -> Row:
     jitted, args = make()
     module = parse_module(jitted.lower(*args).as_text())
-    cpu_s, wall_s = partition_phases(module)
+    cpu_s, gc_s, wall_s = partition_phases(module)
     xla_s = xla_compile_s(jitted, args) if with_xla else None
-    return Row(name, op_count(module), cpu_s, wall_s, xla_s)
+    return Row(name, op_count(module), cpu_s, gc_s, wall_s, xla_s)
 
 
 def profile(make: Callable[[], tuple], top: int) -> str:
@@ -194,7 +230,7 @@ def profile(make: Callable[[], tuple], top: int) -> str:
     return out.getvalue()
 
 
-WIDTHS = (18, 7, 15, 13, 15, 12, 13, 6, 7, 14, 7)
+WIDTHS = (18, 7, 15, 13, 15, 12, 13, 5, 6, 7, 14, 7)
 
 
 def line(cells: list[str]) -> str:
