@@ -108,6 +108,15 @@ def test_unknown_names_say_which_exist() -> None:
     assert find_value(module, "main:%arg0") is module.function("main").arguments[0]
 
 
+@pytest.mark.parametrize("path", CORPUS[::4], ids=lambda p: p.stem)
+def test_names_of_some_values_are_their_names_in_the_whole_program(path: Path) -> None:
+    """Naming a few values numbers the whole program all the same."""
+    module = parse_module(path.read_text())
+    every = value_names(module)
+    some = list(every)[1::3]
+    assert value_names(module, some) == {v: every[v] for v in some}
+
+
 @pytest.mark.parametrize("path", CORPUS, ids=lambda p: p.stem)
 def test_the_global_program_maps_back_to_the_propagated_one(path: Path) -> None:
     module = parse_module(path.read_text())

@@ -511,9 +511,10 @@ class Module:
         for func in self.functions:
             yield func.body
             for op in func.body.ops:
-                for inner in op.walk():
-                    for region in inner.regions:
-                        yield from region.blocks
+                if op.regions:  # (most ops have none: no walk to start)
+                    for inner in op.walk():
+                        for region in inner.regions:
+                            yield from region.blocks
 
     def copy(self) -> Module:
         """A deep copy of this module, sharing nothing mutable with it.

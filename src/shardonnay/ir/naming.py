@@ -38,7 +38,7 @@ program back to these names.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
@@ -98,15 +98,20 @@ def _values_of(func: Func) -> Iterator[Value]:
                 yield from block.arguments
 
 
-def value_names(module: Module) -> dict[Value, ValueName]:
+def value_names(module: Module, values: Collection[Value] | None = None) -> dict[Value, ValueName]:
     """The `ValueName` of every value of every defined function of `module`,
-    in program order, named as `module.to_text()` prints them."""
+    in program order, named as `module.to_text()` prints them; with `values`,
+    of those of them only (the whole program is numbered all the same: a
+    value's name depends on all before it)."""
     printer = OpPrinter()
     printer.names.number(module.body.ops)
     locations = _LocationReader(module.aliases)
     names: dict[Value, ValueName] = {}
+    wanted = None if values is None else set(values)
     for func in defined_functions(module):
         for v in _values_of(func):
+            if wanted is not None and v not in wanted:
+                continue
             op = v.op
             if op is not None:
                 where = locations.read(op.location) if op.location else None
