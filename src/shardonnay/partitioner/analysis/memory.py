@@ -70,13 +70,22 @@ def _bytes(value: Value) -> int:
 class _Program:
     """The functions a sweep may call, and what one sweep of a module learns
     once: the peak of each callee's body (the same at every call: a call
-    graph has no cycles once `check_structure` passed) and which op names
-    write over an operand."""
+    graph has no cycles once `check_structure` passed), which op names
+    write over an operand, and the bytes of each type object (a program's
+    values share a few: by identity, which holds while the program does)."""
 
     def __init__(self, funcs: Mapping[str, Func]) -> None:
         self.funcs = funcs
         self.callee_peaks: dict[str, int] = {}
         self.writes_over: dict[str, bool] = {}
+        self.sizes: dict[int, int] = {}
+
+    def bytes_of(self, value: Value) -> int:
+        t = value.type
+        found = self.sizes.get(id(t))
+        if found is None:
+            found = self.sizes[id(t)] = type_bytes(t)
+        return found
 
 
 def _block_peak(block: Block, program: _Program, stack: tuple[str, ...]) -> int:
@@ -104,7 +113,7 @@ def _block_peak(block: Block, program: _Program, stack: tuple[str, ...]) -> int:
                     if id(v.defining) in position:
                         last_use[v] = i
     returned = set(block.terminator.operands) if _returns(block) else set()
-    writes_over = program.writes_over
+    writes_over, sizes = program.writes_over, program.sizes
     owner_of: dict[Value, Value] = {}
     until: dict[Value, int] = {}  # owner -> last use of any value it holds
     size: dict[Value, int] = {}  # owner -> its bytes
@@ -128,7 +137,9 @@ def _block_peak(block: Block, program: _Program, stack: tuple[str, ...]) -> int:
                 if view:
                     shared = owner_of.get(operands[0])  # None: an outer value (not freed here)
                 elif over:
-                    nbytes = type_bytes(r.type)
+                    nbytes = sizes.get(id(r.type))
+                    if nbytes is None:
+                        nbytes = program.bytes_of(r)
                     for v in operands:
                         owner = owner_of.get(v)
                         if (
@@ -141,7 +152,10 @@ def _block_peak(block: Block, program: _Program, stack: tuple[str, ...]) -> int:
                             break
                 if shared is None:
                     owner = r
-                    size[r] = nbytes = type_bytes(r.type)
+                    nbytes = sizes.get(id(r.type))
+                    if nbytes is None:
+                        nbytes = program.bytes_of(r)
+                    size[r] = nbytes
                     allocated += nbytes
                 else:
                     owner = shared
