@@ -10,7 +10,7 @@ the communication skipped on both sides.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from shardonnay.ir.core import Func, Module, Op, Value
 from shardonnay.ir.naming import defined_functions
@@ -45,13 +45,18 @@ def _function_ops(module: Module, inlined: frozenset[str] = frozenset()) -> dict
     return {name: list(ops(func)) for name, func in functions.items() if name not in inlined}
 
 
-def corresponding_values(source: Module, target: Module) -> dict[Value, Value]:
+def corresponding_values(
+    source: Module, target: Module, values: Iterable[Value] | None = None
+) -> dict[Value, Value]:
     """For each value of `target` (a program made from `source` by inserting
     communication ops, `COMMUNICATION_OPS`), the value of `source` it is:
     function arguments by position, results and block arguments of the ops
     matched in program order (communication ops skipped on both sides; a
     function `target` no longer has was inlined, its calls matched as its ops).
     Where the op names stop matching, the rest of that function is left out.
+    `values`: where given, only the results and block arguments of the ops
+    defining these (or holding them in their regions) are mapped, the rest
+    being of no interest to the caller (the ops are matched all the same).
     """
     mapping: dict[Value, Value] = {}
     source_funcs = {f.name: f for f in defined_functions(source)}
@@ -62,11 +67,14 @@ def corresponding_values(source: Module, target: Module) -> dict[Value, Value]:
     # Functions the target no longer has were inlined into their callers.
     inlined = frozenset(source_funcs) - {f.name for f in defined_functions(target)}
     source_ops = _function_ops(source, inlined)
+    wanted = None if values is None else _defining_ops(values)
     for name, ops in _function_ops(target).items():
         # (past the end of the source's ops, the rest is left out: zip stops)
         for op, theirs in zip(ops, source_ops.get(name, ())):
             if theirs.name != op.name:
                 break
+            if wanted is not None and id(op) not in wanted:
+                continue
             if len(theirs.results) == len(op.results):
                 mapping.update(zip(op.results, theirs.results, strict=True))
             if op.regions:
@@ -75,3 +83,18 @@ def corresponding_values(source: Module, target: Module) -> dict[Value, Value]:
                         if len(b1.arguments) == len(b2.arguments):
                             mapping.update(zip(b1.arguments, b2.arguments, strict=True))
     return mapping
+
+
+def _defining_ops(values: Iterable[Value]) -> set[int]:
+    """The ids of the ops that define `values` or hold them as block
+    arguments of their regions."""
+    ops = set()
+    for v in values:
+        defining = v.defining
+        if isinstance(defining, Op):
+            ops.add(id(defining))
+        elif defining is not None and defining.parent is not None:  # a block's region's op
+            holder = defining.parent.parent
+            if holder is not None:
+                ops.add(id(holder))
+    return ops
