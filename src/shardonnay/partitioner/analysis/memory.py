@@ -99,12 +99,9 @@ def _block_peak(block: Block, program: _Program, stack: tuple[str, ...]) -> int:
     over the ops, its tables local: a program's sweep visits every op.)"""
     ops = block.ops
     position = {id(op) for op in ops}
-    operands_of: list[tuple[Value, ...]] = []
     last_use: dict[Value, int] = {}  # (ops are visited in order: the last write is the last use)
     for i, op in enumerate(ops):
-        operands = op.operands
-        operands_of.append(operands)
-        for v in operands:
+        for v in op.operands:
             if id(v.defining) in position:  # (a block argument's is its block)
                 last_use[v] = i
         if op.regions:  # a use inside a nested region is a use by the op holding it
@@ -125,13 +122,16 @@ def _block_peak(block: Block, program: _Program, stack: tuple[str, ...]) -> int:
         allocated = 0
         if results:
             name = op.name
-            operands = operands_of[i]
-            view = name == "stablehlo.reshape" and len(operands) == 1 and not op.regions
-            over = False
-            if not view and len(results) == 1:
+            view = over = False
+            if name == "stablehlo.reshape" and op.num_operands == 1 and not op.regions:
+                view = True
+                operands = op.operands
+            elif len(results) == 1:
                 over = writes_over.get(name)
                 if over is None:
                     over = writes_over[name] = _writes_over_operand(name)
+                if over:
+                    operands = op.operands
             for r in results:
                 shared = None
                 if view:
@@ -150,31 +150,31 @@ def _block_peak(block: Block, program: _Program, stack: tuple[str, ...]) -> int:
                         ):
                             shared = owner
                             break
-                if shared is None:
+                after = last_use.get(r, i)
+                if shared is None:  # a buffer of its own, freed after its last use
                     owner = r
                     nbytes = sizes.get(id(r.type))
                     if nbytes is None:
                         nbytes = program.bytes_of(r)
                     size[r] = nbytes
                     allocated += nbytes
-                else:
+                    if i > after:
+                        after = i
+                else:  # the owner's buffer, now held until the later of their last uses
                     owner = shared
-                owner_of[r] = owner
-                before = until.get(owner)
-                after = last_use.get(r, i)
-                if before is not None and before > after:
-                    after = before
-                elif before is None and i > after:
-                    after = i
-                if after != before:
-                    if before is not None:
+                    before = until[owner]
+                    if before >= after:
+                        after = -1  # (unchanged)
+                    else:
                         frees[before].remove(owner)
+                if after >= 0:
                     held = frees.get(after)
                     if held is None:
                         frees[after] = [owner]
                     else:
                         held.append(owner)
                     until[owner] = after
+                owner_of[r] = owner
                 if r in returned:
                     kept.add(owner)
         nested = _nested_peak(op, program, stack) if op.regions or op.name in _CALLS else 0
