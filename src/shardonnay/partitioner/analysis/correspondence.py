@@ -70,7 +70,7 @@ def corresponding_values(
     wanted = None if values is None else _defining_ops(values)
     for name, ops in _function_ops(target).items():
         # (past the end of the source's ops, the rest is left out: zip stops)
-        for op, theirs in zip(ops, source_ops.get(name, ())):
+        for op, theirs in zip(ops, source_ops.get(name, ()), strict=False):
             if theirs.name != op.name:
                 break
             if wanted is not None and id(op) not in wanted:

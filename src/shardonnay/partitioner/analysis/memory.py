@@ -47,7 +47,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from shardonnay.ir.core import Block, Func, Module, Op, Region, Value
+from shardonnay.ir.core import Block, Func, Module, Op, Value
 from shardonnay.ir.structure import check_structure
 from shardonnay.ops.registry import all_traits
 from shardonnay.ops.traits import BROADCASTING_ELEMENTWISE, ELEMENTWISE
@@ -109,7 +109,7 @@ def _block_peak(block: Block, program: _Program, stack: tuple[str, ...]) -> int:
                 for v in inner.operands:
                     if id(v.defining) in position:
                         last_use[v] = i
-    returned = set(block.terminator.operands) if _returns(block) else set()
+    returned = set(ops[-1].operands) if _returns(block) else ()
     writes_over, sizes = program.writes_over, program.sizes
     owner_of: dict[Value, Value] = {}
     until: dict[Value, int] = {}  # owner -> last use of any value it holds
@@ -196,11 +196,6 @@ def _writes_over_operand(name: str) -> bool:
     return ELEMENTWISE in traits or BROADCASTING_ELEMENTWISE in traits
 
 
-def _is_view(op: Op) -> bool:
-    """Whether `op`'s one result is a view of its one operand's buffer."""
-    return op.name == "stablehlo.reshape" and len(op.operands) == 1 and not op.regions
-
-
 def _returns(block: Block) -> bool:
     terminator = block.terminator
     return terminator is not None and terminator.name in ("func.return", "return")
@@ -214,7 +209,13 @@ def _nested_peak(op: Op, program: _Program, stack: tuple[str, ...]) -> int:
     if not op.regions and op.name not in _CALLS:  # most ops: nothing
         return 0
     state_held = op.name == "stablehlo.while"  # its block arguments are its results' buffers
-    total = sum(_region_peak(r, program, stack, state_held) for r in op.regions)
+    total = 0
+    for region in op.regions:  # each region's blocks, their arguments fresh buffers
+        for block in region.blocks:
+            if not state_held:
+                for a in block.arguments:
+                    total += program.bytes_of(a)
+            total += _block_peak(block, program, stack)
     if op.name in _CALLS:
         callee = op.attributes.get("callee")
         name = str(callee).lstrip("@") if callee is not None else None
@@ -226,13 +227,3 @@ def _nested_peak(op: Op, program: _Program, stack: tuple[str, ...]) -> int:
                 program.callee_peaks[name] = known
             total += known
     return total
-
-
-def _region_peak(
-    region: Region, program: _Program, stack: tuple[str, ...], state_held: bool
-) -> int:
-    arguments = 0 if state_held else 1
-    return sum(
-        arguments * sum(_bytes(a) for a in block.arguments) + _block_peak(block, program, stack)
-        for block in region.blocks
-    )
