@@ -109,6 +109,9 @@ def lower_reshards(module: Module, *, reshards: str = "shardonnay") -> Module:
     direct = reshards == "shardonnay"
     ops = [o for o in module.walk() if o.name == "sdy.reshard"]
     to_lower = [o for o in ops if not reshard_stays(o, meshes)]
+    # The collectives it makes stay in the program; the chains they replace and
+    # the small scratch programs that cost a move (once per distinct move, see
+    # `_CHOSEN`) are the only cycles it leaves: they wait for the collector.
     with building():
         for op in to_lower:
             source = op.operands[0]
