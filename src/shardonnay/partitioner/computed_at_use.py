@@ -104,10 +104,10 @@ def cheaper_computations_at_use(
 def _result_reshard(op: Op) -> _ResultReshard | None:
     """`op` with its reshards, where it is an op of one result (and no
     regions) that only an `sdy.reshard` on its mesh reads."""
-    if op.dialect == "sdy" or op.regions or len(op.results) != 1:
+    if len(op.results) != 1 or op.regions:
         return None
-    uses = op.results[0].uses
-    if len(uses) != 1 or uses[0].owner.name != "sdy.reshard":
+    uses = op.results[0].uses  # (most ops: not read by a reshard alone)
+    if len(uses) != 1 or uses[0].owner.name != "sdy.reshard" or op.dialect == "sdy":
         return None
     result_reshard = uses[0].owner
     current, wanted = sharding_of(op.results[0]), sharding_of(result_reshard.results[0])

@@ -77,6 +77,10 @@ def own_reshards(op: Op) -> tuple[Op | None, ...]:
     return tuple(owned)
 
 
+def _name(item: tuple[str, Any]) -> str:
+    return item[0]
+
+
 @dataclass(frozen=True)
 class Step:
     """An sdy op applied to a value: its name and attributes."""
@@ -93,7 +97,9 @@ class Step:
         return cls("sdy.reshard", {"sharding": sharding})
 
     def key(self) -> Hashable:
-        return self.name, tuple(sorted(self.attributes.items(), key=str))
+        # (by name: an attribute dict names each once, and a value's text
+        # need not be written to order it)
+        return self.name, tuple(sorted(self.attributes.items(), key=_name))
 
     def apply(self, func: Func, value: Value) -> Value:
         """The step on `value`, appended to `func`'s body; its result."""

@@ -29,7 +29,7 @@ trades it).
 
 from __future__ import annotations
 
-from shardonnay.ir.core import Module, Op
+from shardonnay.ir.core import Block, Module, Op, building
 from shardonnay.partitioner.analysis.cost import SDY_COLLECTIVES
 
 MERGED = (*SDY_COLLECTIVES, "sdy.reshard")
@@ -39,28 +39,52 @@ def merge_repeated_collectives(module: Module) -> int:
     """Drops every sdy collective that repeats an earlier one of its block (in
     place); returns how many were dropped."""
     dropped = 0
-    for block in module.function_blocks():
-        seen: dict[tuple, Op] = {}
-        for op in list(block.ops):
-            if op.name not in MERGED or op.regions:
-                continue
-            key = _key(op)
-            first = seen.setdefault(key, op)
-            if first is op:
-                continue
-            for mine, theirs in zip(op.results, first.results, strict=True):
-                mine.replace_all_uses_with(theirs)
-            op.erase()
-            dropped += 1
+    # (Its keys are small tracked tuples, and the collectives it drops the only
+    # cycles it leaves: nothing for the collector while it runs.)
+    with building():
+        for block in module.function_blocks():
+            dropped += _merge_in(block)
     return dropped
 
 
-def _key(op: Op) -> tuple:
-    """What the collective computes from: its name, operands, attributes and types."""
-    attributes = tuple(sorted((name, str(value)) for name, value in op.attributes.items()))
-    return (
-        op.name,
-        tuple(id(v) for v in op.operands),
-        attributes,
-        tuple(str(r.type) for r in op.results),
-    )
+def _merge_in(block: Block) -> int:
+    """`merge_repeated_collectives` in one block."""
+    dropped = 0
+    # Collectives of the same name, operands and result types, each with
+    # attributes unlike the ones before it; the attributes are written out
+    # only where two meet (most collectives move a value of their own).
+    seen: dict[tuple, list[Op]] = {}
+    attributes: dict[Op, tuple] = {}
+    for op in list(block.ops):
+        if op.name not in MERGED or op.regions:
+            continue
+        firsts = seen.setdefault(_operation(op), [])
+        first = None
+        if firsts:
+            mine = _attributes(op)
+            for candidate in firsts:
+                theirs = attributes.get(candidate)
+                if theirs is None:
+                    theirs = attributes[candidate] = _attributes(candidate)
+                if theirs == mine:
+                    first = candidate
+                    break
+        if first is None:
+            firsts.append(op)
+            continue
+        for repeated, earlier in zip(op.results, first.results, strict=True):
+            repeated.replace_all_uses_with(earlier)
+        op.erase()
+        dropped += 1
+    return dropped
+
+
+def _operation(op: Op) -> tuple:
+    """What the collective computes from but its attributes: its name,
+    operands and result types."""
+    return (op.name, tuple(id(v) for v in op.operands), tuple(str(r.type) for r in op.results))
+
+
+def _attributes(op: Op) -> tuple:
+    """The collective's attributes, as written."""
+    return tuple(sorted((name, str(value)) for name, value in op.attributes.items()))

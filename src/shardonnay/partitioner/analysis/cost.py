@@ -68,6 +68,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import replace
 
 from shardonnay.axes import AxisRef
 from shardonnay.collectives import collective_of
@@ -112,12 +113,38 @@ def collective_costs(module: Module, model: CostModel | None = None) -> CostRepo
     replicas, partitions = _processes(module)
     num_devices = replicas * partitions
     costs = []
+    # A program repeats its moves (a stack of layers, the same collective in
+    # each): a Shardy collective's cost depends on what `_sdy_key` names.
+    known: dict[tuple, CollectiveCost] = {}
     for where, op in _collective_ops(module):
         if op.name in SDY_COLLECTIVES or op.name == "sdy.reshard":
-            costs.append(_sdy_cost(where, op, meshes, model))
+            key = _sdy_key(op)
+            cost = known.get(key) if key is not None else None
+            if cost is None:
+                cost = _sdy_cost(where, op, meshes, model)
+                if key is not None:
+                    known[key] = cost
+            else:
+                cost = replace(cost, where=where, op=op)
+            costs.append(cost)
         else:
             costs.append(_stablehlo_cost(where, op, meshes, (replicas, partitions), model))
     return CostReport(tuple(costs), num_devices, model)
+
+
+def _sdy_key(op: Op) -> tuple | None:
+    """All that `_sdy_cost` reads of a Shardy collective but its place: its
+    name, attributes, operand type and the sharding of its operand (None
+    where an attribute is no hashable value)."""
+    operand = op.operands[0] if op.operands else None
+    if operand is None:
+        return None
+    key = (op.name, operand.type, sharding_of(operand), tuple(op.attributes.items()))
+    try:
+        hash(key)
+    except TypeError:
+        return None
+    return key
 
 
 def _processes(module: Module) -> tuple[int, int]:
@@ -135,19 +162,21 @@ def _collective_ops(module: Module) -> Iterator[tuple[str, Op]]:
     """(where, op) of the collectives reached from `main` (every function
     when there is none), following calls."""
     funcs = {f.name: f for f in module.functions}
-
-    def costed(op: Op) -> bool:
-        return (
-            op.name in SDY_COLLECTIVES
-            or has_trait(op, DEVICE_COLLECTIVE)
-            or op.name == "sdy.reshard"
-        )
+    costed: dict[str, bool] = {}  # by op name
 
     def visit(func: Func, stack: tuple[str, ...]) -> Iterator[tuple[str, Op]]:
         for i, op in enumerate(func.walk()):
-            if costed(op):
+            name = op.name
+            is_costed = costed.get(name)
+            if is_costed is None:
+                is_costed = costed[name] = (
+                    name in SDY_COLLECTIVES
+                    or has_trait(name, DEVICE_COLLECTIVE)
+                    or name == "sdy.reshard"
+                )
+            if is_costed:
                 yield f"@{func.name} op {i}", op
-            callee = op.attributes.get("callee") if op.name in ("func.call", "call") else None
+            callee = op.attributes.get("callee") if name in ("func.call", "call") else None
             name = str(callee).lstrip("@") if callee is not None else None
             if name in funcs and name not in stack:
                 yield from visit(funcs[name], (*stack, name))

@@ -47,7 +47,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from shardonnay.ir.core import Block, Func, Module, Op, Region, Value
+from shardonnay.ir.core import Block, Func, Module, Op, Value
 from shardonnay.ir.structure import check_structure
 from shardonnay.ops.registry import all_traits
 from shardonnay.ops.traits import BROADCASTING_ELEMENTWISE, ELEMENTWISE
@@ -60,85 +60,133 @@ def peak_memory(module: Module, func: str = "main") -> int:
     funcs = {f.name: f for f in module.functions}
     body = funcs[func].body if func in funcs else module.function(func).body
     arguments = sum(_bytes(a) for a in body.arguments)
-    return arguments + _block_peak(body, funcs, (func,))
+    return arguments + _block_peak(body, _Program(funcs), (func,))
 
 
 def _bytes(value: Value) -> int:
     return type_bytes(value.type)
 
 
-def _block_peak(block: Block, funcs: Mapping[str, Func], stack: tuple[str, ...]) -> int:
-    """Peak bytes of the buffers `block`'s ops allocate (its arguments not counted)."""
-    position = {id(op): i for i, op in enumerate(block.ops)}
-    last_use: dict[Value, int] = {}
-    for i, op in enumerate(block.ops):
-        for inner in op.walk() if op.regions else (op,):  # (most ops have none: no walk)
-            for v in inner.operands:
-                if id(v.defining) in position:  # (a block argument's is its block)
-                    last_use[v] = max(last_use.get(v, -1), i)
-    returned = set(block.terminator.operands) if _returns(block) else set()
-    buffers = _Buffers(last_use, returned)
-    live = peak = 0
-    for i, op in enumerate(block.ops):
-        owned = [r for r in op.results if buffers.place(r, op, i)]
-        results = sum(_bytes(r) for r in owned)
-        peak = max(peak, live + results + _nested_peak(op, funcs, stack))
-        live += results
-        for v in buffers.freed_at(i):
-            live -= _bytes(v)
-    return peak
+class _Program:
+    """The functions a sweep may call, and what one sweep of a module learns
+    once: the peak of each callee's body (the same at every call: a call
+    graph has no cycles once `check_structure` passed), which op names
+    write over an operand, and the bytes of each type object (a program's
+    values share a few: by identity, which holds while the program does)."""
+
+    def __init__(self, funcs: Mapping[str, Func]) -> None:
+        self.funcs = funcs
+        self.callee_peaks: dict[str, int] = {}
+        self.writes_over: dict[str, bool] = {}
+        self.sizes: dict[int, int] = {}
+
+    def bytes_of(self, value: Value) -> int:
+        t = value.type
+        found = self.sizes.get(id(t))
+        if found is None:
+            found = self.sizes[id(t)] = type_bytes(t)
+        return found
 
 
-class _Buffers:
-    """Which buffer holds each value of one block, placed in program order: its
-    own, or (a view; an elementwise result written over an operand of its size
-    read for the last time, as XLA's buffer assignment shares them) the buffer
-    of an earlier value, its owner. A buffer is freed after the last use of any
-    value it holds, unless one of them is returned."""
+def _block_peak(block: Block, program: _Program, stack: tuple[str, ...]) -> int:
+    """Peak bytes of the buffers `block`'s ops allocate (its arguments not counted).
 
-    def __init__(self, last_use: Mapping[Value, int], returned: set[Value]) -> None:
-        self.last_use, self.returned = last_use, returned
-        self.owner: dict[Value, Value] = {}
-        self.until: dict[Value, int] = {}  # owner -> last use of any value it holds
-        self.kept: set[Value] = set()  # owners holding a returned value
-        self.frees: dict[int, list[Value]] = {}  # op index -> owners whose `until` it is
-
-    def place(self, result: Value, op: Op, at: int) -> bool:
-        """Assigns `result` (of `op`, the `at`-th op) a buffer; True when it
-        is a new one."""
-        shared = self._shared(result, op, at)
-        owner = result if shared is None else shared
-        self.owner[result] = owner
-        before = self.until.get(owner)
-        until = max(before if before is not None else at, self.last_use.get(result, at))
-        if until != before:
-            if before is not None:
-                self.frees[before].remove(owner)
-            self.frees.setdefault(until, []).append(owner)
-            self.until[owner] = until
-        if result in self.returned:
-            self.kept.add(owner)
-        return shared is None
-
-    def _shared(self, result: Value, op: Op, at: int) -> Value | None:
-        if _is_view(op):
-            return self.owner.get(op.operands[0])  # None: an outer value (not freed here)
-        if len(op.results) != 1 or not _writes_over_operand(op.name):
-            return None
+    Each value of the block is placed in a buffer in program order: its own,
+    or (a view; an elementwise result written over an operand of its size
+    read for the last time, as XLA's buffer assignment shares them) the
+    buffer of an earlier value, its owner. A buffer is freed after the last
+    use of any value it holds, unless one of them is returned. (One loop
+    over the ops, its tables local: a program's sweep visits every op.)"""
+    ops = block.ops
+    position = {id(op) for op in ops}
+    last_use: dict[Value, int] = {}  # (ops are visited in order: the last write is the last use)
+    for i, op in enumerate(ops):
         for v in op.operands:
-            owner = self.owner.get(v)
-            if (
-                owner is not None
-                and owner not in self.kept
-                and self.until[owner] == at
-                and _bytes(owner) == _bytes(result)
-            ):
-                return owner
-        return None
-
-    def freed_at(self, at: int) -> list[Value]:
-        """The buffers freed after the `at`-th op."""
-        return [owner for owner in self.frees.pop(at, []) if owner not in self.kept]
+            if id(v.defining) in position:  # (a block argument's is its block)
+                last_use[v] = i
+        if op.regions:  # a use inside a nested region is a use by the op holding it
+            for inner in op.walk():
+                for v in inner.operands:
+                    if id(v.defining) in position:
+                        last_use[v] = i
+    returned = set(ops[-1].operands) if _returns(block) else ()
+    writes_over, sizes = program.writes_over, program.sizes
+    owner_of: dict[Value, Value] = {}
+    until: dict[Value, int] = {}  # owner -> last use of any value it holds
+    size: dict[Value, int] = {}  # owner -> its bytes
+    kept: set[Value] = set()  # owners holding a returned value
+    frees: dict[int, list[Value]] = {}  # op index -> owners whose `until` it is
+    live = peak = 0
+    for i, op in enumerate(ops):
+        results = op.results
+        allocated = 0
+        if results:
+            name = op.name
+            view = over = False
+            if name == "stablehlo.reshape" and op.num_operands == 1 and not op.regions:
+                view = True
+                operands = op.operands
+            elif len(results) == 1:
+                over = writes_over.get(name)
+                if over is None:
+                    over = writes_over[name] = _writes_over_operand(name)
+                if over:
+                    operands = op.operands
+            for r in results:
+                shared = None
+                if view:
+                    shared = owner_of.get(operands[0])  # None: an outer value (not freed here)
+                elif over:
+                    nbytes = sizes.get(id(r.type))
+                    if nbytes is None:
+                        nbytes = program.bytes_of(r)
+                    for v in operands:
+                        owner = owner_of.get(v)
+                        if (
+                            owner is not None
+                            and until[owner] == i
+                            and owner not in kept
+                            and size[owner] == nbytes
+                        ):
+                            shared = owner
+                            break
+                after = last_use.get(r, i)
+                if shared is None:  # a buffer of its own, freed after its last use
+                    owner = r
+                    nbytes = sizes.get(id(r.type))
+                    if nbytes is None:
+                        nbytes = program.bytes_of(r)
+                    size[r] = nbytes
+                    allocated += nbytes
+                    if i > after:
+                        after = i
+                else:  # the owner's buffer, now held until the later of their last uses
+                    owner = shared
+                    before = until[owner]
+                    if before >= after:
+                        after = -1  # (unchanged)
+                    else:
+                        frees[before].remove(owner)
+                if after >= 0:
+                    held = frees.get(after)
+                    if held is None:
+                        frees[after] = [owner]
+                    else:
+                        held.append(owner)
+                    until[owner] = after
+                owner_of[r] = owner
+                if r in returned:
+                    kept.add(owner)
+        nested = _nested_peak(op, program, stack) if op.regions or op.name in _CALLS else 0
+        if live + allocated + nested > peak:
+            peak = live + allocated + nested
+        live += allocated
+        freed = frees.pop(i, None)
+        if freed is not None:
+            for owner in freed:
+                if owner not in kept:
+                    live -= size[owner]
+    return peak
 
 
 def _writes_over_operand(name: str) -> bool:
@@ -146,11 +194,6 @@ def _writes_over_operand(name: str) -> bool:
     buffer (elementwise ones)."""
     traits = all_traits(name)
     return ELEMENTWISE in traits or BROADCASTING_ELEMENTWISE in traits
-
-
-def _is_view(op: Op) -> bool:
-    """Whether `op`'s one result is a view of its one operand's buffer."""
-    return op.name == "stablehlo.reshape" and len(op.operands) == 1 and not op.regions
 
 
 def _returns(block: Block) -> bool:
@@ -161,25 +204,26 @@ def _returns(block: Block) -> bool:
 _CALLS = ("func.call", "call")
 
 
-def _nested_peak(op: Op, funcs: Mapping[str, Func], stack: tuple[str, ...]) -> int:
+def _nested_peak(op: Op, program: _Program, stack: tuple[str, ...]) -> int:
     """What `op` holds on top of its operands and results while it runs."""
     if not op.regions and op.name not in _CALLS:  # most ops: nothing
         return 0
     state_held = op.name == "stablehlo.while"  # its block arguments are its results' buffers
-    total = sum(_region_peak(r, funcs, stack, state_held) for r in op.regions)
+    total = 0
+    for region in op.regions:  # each region's blocks, their arguments fresh buffers
+        for block in region.blocks:
+            if not state_held:
+                for a in block.arguments:
+                    total += program.bytes_of(a)
+            total += _block_peak(block, program, stack)
     if op.name in _CALLS:
         callee = op.attributes.get("callee")
         name = str(callee).lstrip("@") if callee is not None else None
+        funcs = program.funcs
         if name in funcs and name not in stack:
-            total += _block_peak(funcs[name].body, funcs, (*stack, name))
+            known = program.callee_peaks.get(name)
+            if known is None:
+                known = _block_peak(funcs[name].body, program, (*stack, name))
+                program.callee_peaks[name] = known
+            total += known
     return total
-
-
-def _region_peak(
-    region: Region, funcs: Mapping[str, Func], stack: tuple[str, ...], state_held: bool
-) -> int:
-    arguments = 0 if state_held else 1
-    return sum(
-        arguments * sum(_bytes(a) for a in block.arguments) + _block_peak(block, funcs, stack)
-        for block in region.blocks
-    )

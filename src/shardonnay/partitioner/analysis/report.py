@@ -274,11 +274,14 @@ def partition_report(
     program with explicit collectives `explicit` and per-device program `local`."""
     with building():  # it makes many small tracked objects and no cycles to collect
         names = value_names(propagated)
-        same = corresponding_values(propagated, explicit)
         global_costs = collective_costs(explicit)
+        communicated = [
+            _communicated(c.op.operands[0]) if c.op is not None and c.op.operands else None
+            for c in global_costs.collectives
+        ]
+        same = corresponding_values(propagated, explicit, [v for v in communicated if v])
         rows: list[CollectiveRow] = []
-        for c in global_costs.collectives:
-            value = _communicated(c.op.operands[0]) if c.op is not None and c.op.operands else None
+        for c, value in zip(global_costs.collectives, communicated, strict=True):
             rows.append(CollectiveRow(c, names.get(same.get(value)) if value else None))
         local_costs = collective_costs(local)
         memory = peak_memory(local), peak_memory(module)

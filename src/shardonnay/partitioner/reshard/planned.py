@@ -75,7 +75,7 @@ from shardonnay.export.reshard_to_collectives import (
     reshard_stays,
     reshard_to_collectives,
 )
-from shardonnay.ir.core import Func, Module, Op, Value
+from shardonnay.ir.core import Func, Module, Op, Value, building
 from shardonnay.ir.shardings import SHARDING, sharding_of
 from shardonnay.ir.types import TensorType, numpy_dtype
 from shardonnay.mesh import Mesh
@@ -109,12 +109,16 @@ def lower_reshards(module: Module, *, reshards: str = "shardonnay") -> Module:
     direct = reshards == "shardonnay"
     ops = [o for o in module.walk() if o.name == "sdy.reshard"]
     to_lower = [o for o in ops if not reshard_stays(o, meshes)]
-    for op in to_lower:
-        source = op.operands[0]
-        manual = inside_manual_computation(op)
-        chain = _chain(source, lower_reshard(op, meshes))
-        if chain and not manual:
-            _replace_if_cheaper(chain, module, meshes, direct=direct, known=_CHOSEN)
+    # The collectives it makes stay in the program; the chains they replace and
+    # the small scratch programs that cost a move (once per distinct move, see
+    # `_CHOSEN`) are the only cycles it leaves: they wait for the collector.
+    with building():
+        for op in to_lower:
+            source = op.operands[0]
+            manual = inside_manual_computation(op)
+            chain = _chain(source, lower_reshard(op, meshes))
+            if chain and not manual:
+                _replace_if_cheaper(chain, module, meshes, direct=direct, known=_CHOSEN)
     return module
 
 
