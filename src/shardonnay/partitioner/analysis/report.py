@@ -273,13 +273,13 @@ def partition_report(
     """The report of `module`, whose propagated program is `propagated`, global
     program with explicit collectives `explicit` and per-device program `local`."""
     with building():  # it makes many small tracked objects and no cycles to collect
-        names = value_names(propagated)
         global_costs = collective_costs(explicit)
         communicated = [
             _communicated(c.op.operands[0]) if c.op is not None and c.op.operands else None
             for c in global_costs.collectives
         ]
         same = corresponding_values(propagated, explicit, [v for v in communicated if v])
+        names = value_names(propagated, same.values())
         rows: list[CollectiveRow] = []
         for c, value in zip(global_costs.collectives, communicated, strict=True):
             rows.append(CollectiveRow(c, names.get(same.get(value)) if value else None))
@@ -294,7 +294,9 @@ def partition_report(
             kind = _PER_DEVICE_KIND.get(row.cost.kind)
             if kind is not None and (row.cost.steps or any(row.cost.received)):
                 pending.setdefault((_function(row.cost), kind), []).append(row.value)
-        local_names = value_names(local)
+        local_names = value_names(
+            local, [c.op.operands[0] for c in local_costs.collectives if c.op and c.op.operands]
+        )
         local_rows = []
         for c in local_costs.collectives:
             queue = pending.get((_function(c), c.kind))
