@@ -344,7 +344,11 @@ class AggressiveFactorPropagation(BasicFactorPropagation):
         axes_per_factor: Sequence[Sequence[AxisRef]],
         mesh: Mesh,
         is_elementwise: bool,
+        factors: Sequence[int],
     ) -> list[int]:
+        """`factors` in the order they propagate (see the module docstring):
+        the order of all factors, restricted to these (a factor's place in
+        it is a function of that factor alone)."""
         sources = [(-1, -1)] * len(factor_sizes)  # (size, tensor index) per factor
         for t, tensor in enumerate(projection.tensors):
             size = math.prod(factor_sizes[f] for f in tensor.factors)
@@ -361,10 +365,9 @@ class AggressiveFactorPropagation(BasicFactorPropagation):
                 return 0
             return math.prod(a.size(mesh) for a in axes_per_factor[f])
 
-        return sorted(
-            range(len(factor_sizes)),
-            key=lambda f: (-sources[f][0], -sharded_size(f), sources[f][1], f),
-        )
+        if len(factors) == 1:
+            return list(factors)
+        return sorted(factors, key=lambda f: (-sources[f][0], -sharded_size(f), sources[f][1], f))
 
     def _axes_for_tensor(
         self,
@@ -419,10 +422,13 @@ class AggressiveFactorPropagation(BasicFactorPropagation):
         if not any(axes_per_factor):
             return changed
         n = projection.num_operands
-        order = self._source_order(projection, factor_sizes, axes_per_factor, mesh, is_elementwise)
+        expandable = _expandable_factors(projection, axes_per_factor, direction_of)
+        if not expandable:
+            return changed
+        order = self._source_order(
+            projection, factor_sizes, axes_per_factor, mesh, is_elementwise, expandable
+        )
         for factor in order:
-            if not axes_per_factor[factor]:  # no tensor can get axes for it
-                continue
             direction = direction_of(factor)
             if direction is not PropagationDirection.BACKWARD:
                 for r, tensor in enumerate(projection.results):
@@ -443,6 +449,39 @@ class AggressiveFactorPropagation(BasicFactorPropagation):
                     if tensor.expand(factor, axes):
                         changed[o] = True
         return changed
+
+
+def _expandable_factors(
+    projection: ShardingProjection,
+    axes_per_factor: Sequence[Sequence[AxisRef]],
+    direction_of: Callable[[int], PropagationDirection],
+) -> list[int]:
+    """The factors that may expand some tensor, in increasing order: those
+    with compatible axes of which a tensor on a side their direction
+    propagates to has a strict prefix. A tensor's axes for a factor change
+    only when that factor expands them, and `_axes_for_tensor` gives a
+    tensor no axes unless they are a strict prefix of the compatible ones:
+    the other factors expand no tensor, wherever they come in the order."""
+    expandable = []
+    for factor, compatible in enumerate(axes_per_factor):
+        if not compatible:
+            continue
+        direction = direction_of(factor)
+        sides = (
+            projection.results
+            if direction is PropagationDirection.FORWARD
+            else projection.operands
+            if direction is PropagationDirection.BACKWARD
+            else projection.tensors
+        )
+        for tensor in sides:
+            sharding = tensor.factors.get(factor)
+            if sharding is not None and (
+                axis_list_prefix_status(sharding.axes, compatible) is PrefixStatus.STRICT_PREFIX
+            ):
+                expandable.append(factor)
+                break
+    return expandable
 
 
 def _cancel_sideways(
