@@ -1,14 +1,13 @@
 """`ShardingProjection.build` remembers projections by the identities of its
-arguments: on random programs, every projection it hands out equals one dealt
-afresh, and none shares a mutable list with another (the builder expands its
-projection in place)."""
+arguments (in the `Projections` of a propagation): on random programs, every
+projection it hands out equals one dealt afresh, and none shares a mutable
+list with another (the builder expands its projection in place)."""
 
 from __future__ import annotations
 
 import pytest
 
 from shardonnay.pipeline import propagation_pipeline
-from shardonnay.propagation import projection as projection_module
 from shardonnay.propagation.projection import ShardingProjection, project_tensor
 from shardonnay.syntax.mlir_reader import parse_module
 from shardonnay.testing.program_generator import random_program
@@ -29,14 +28,21 @@ def test_remembered_projections_equal_fresh_ones(seed: int, monkeypatch) -> None
     built = ShardingProjection.build.__func__
     handed_out: list[ShardingProjection] = []
 
-    def checked(cls, operands, results, rule, mesh, *, closed_if_missing=False):
-        projection = built(cls, operands, results, rule, mesh, closed_if_missing=closed_if_missing)
+    def checked(cls, operands, results, rule, mesh, *, closed_if_missing=False, remembered=None):
+        projection = built(
+            cls,
+            operands,
+            results,
+            rule,
+            mesh,
+            closed_if_missing=closed_if_missing,
+            remembered=remembered,
+        )
         assert projection == _dealt_afresh(operands, results, rule, mesh, closed_if_missing)
         handed_out.append(projection)  # (kept alive: their lists' ids stay theirs)
         return projection
 
     monkeypatch.setattr(ShardingProjection, "build", classmethod(checked))
-    projection_module._BUILT.clear()
     propagation_pipeline(parse_module(random_program(seed, max_ops=20)))
     lists = [
         id(lst)

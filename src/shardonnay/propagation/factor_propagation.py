@@ -53,6 +53,7 @@ from shardonnay.mesh import Mesh
 from shardonnay.propagation.projection import (
     FactorSharding,
     PrefixStatus,
+    Projections,
     ShardingProjection,
     TensorFactorShardings,
     axis_list_prefix_status,
@@ -530,20 +531,24 @@ def propagate_op(
     direction: PropagationDirection | DirectionAlongFactor = PropagationDirection.BOTH,
     is_elementwise: bool = False,
     conservative: bool = False,
+    projections: Projections | None = None,
 ) -> OpPropagationResult:
     """Propagates shardings through one op with `rule` (default strategy:
     aggressive). Factors marked `blocked_propagation` in the rule do not
     propagate (need-replication and permutation factors do). A tensor counts
     as updated when the factor propagation changed it and its unprojected
     sharding differs from the old one (a missing old sharding: when the new
-    one shards something)."""
+    one shards something). `projections`: those remembered by the
+    propagation this step is part of (see `ShardingProjection.build`)."""
     strategy = strategy if strategy is not None else AggressiveFactorPropagation()
     along = _direction_fn(direction)
     blocked = rule.blocked_propagation_factors
     direction_of = tuple(
         PropagationDirection.NONE if f in blocked else along(f) for f in range(rule.num_factors)
     )
-    projection = ShardingProjection.build(operand_shardings, result_shardings, rule, mesh)
+    projection = ShardingProjection.build(
+        operand_shardings, result_shardings, rule, mesh, remembered=projections
+    )
     changed = strategy.propagate(
         projection,
         rule.factor_sizes,

@@ -44,6 +44,7 @@ from shardonnay.sharding_rule import OpShardingRule, TensorMapping, factor_symbo
 __all__ = [
     "FactorSharding",
     "PrefixStatus",
+    "Projections",
     "ShardingProjection",
     "TensorFactorShardings",
     "axis_list_prefix_status",
@@ -307,44 +308,54 @@ def _add_remaining(
     out.extend(axes[index + 1 :])
 
 
-# Projections built, by the identities of `build`'s arguments (rule, mesh,
-# `closed_if_missing`, shardings): the entry keeps the argument objects alive,
-# so that an identity is never reused while its entry exists. The shardings
-# and rules are immutable, and the same objects come back op after op (the
-# propagation driver keeps one object per distinct sharding and rule), so an
-# op like a thousand others before it is projected by copying (`_fresh`),
-# not dealt axis by axis again. Cleared when full.
-_BUILT: dict[tuple, tuple] = {}
-_BUILT_LIMIT = 4096
+class Projections:
+    """Projections remembered for one propagation, by the identities of what
+    they were built from (each entry keeps those objects alive, so that an
+    identity is never reused while its entry exists). The shardings and
+    rules are immutable, and the same objects come back op after op (the
+    propagation driver keeps one object per distinct sharding and rule), so
+    an op like others before it is projected by copying (`_fresh`), not
+    dealt axis by axis again. Each table is cleared when full.
 
+    `built`: whole projections by the identities of `build`'s arguments
+    (rule, mesh, `closed_if_missing`, shardings). `tensors`: tensors by
+    what `project_tensor` reads (the identities of the sharding and mesh,
+    the mapping, the factor sizes, `closed_if_missing`): the tensors of an
+    op often have one sharding and mapping (an elementwise op's), and ops
+    alike meet the same ones, so each is dealt once. Never expanded
+    (`ShardingProjection.build` hands out copies).
 
-# Tensors projected, by what `project_tensor` reads: the identities of the
-# sharding and mesh (the entry keeps them alive), the mapping, the factor
-# sizes and `closed_if_missing`. The tensors of an op often have one sharding
-# and mapping (an elementwise op's), and ops alike meet the same ones: each is
-# dealt once. Never expanded (`ShardingProjection.build` hands out copies).
-# Cleared when full.
-_PROJECTED: dict[tuple, tuple[TensorFactorShardings, TensorSharding | None, Mesh]] = {}
+    The objects the entries key are those of one module's propagation (its
+    shardings are made as it goes): the tables live as long as it does, and
+    then leave nothing behind."""
 
+    __slots__ = ("built", "tensors")
 
-def _projected(
-    sharding: TensorSharding | None,
-    mapping: TensorMapping,
-    factor_sizes: Sequence[int],
-    mesh: Mesh,
-    closed_if_missing: bool,
-) -> TensorFactorShardings:
-    """`project_tensor`, remembered (see `_PROJECTED`)."""
-    key = (id(sharding), id(mesh), closed_if_missing, mapping, factor_sizes)
-    entry = _PROJECTED.get(key)
-    if entry is None:
-        if len(_PROJECTED) >= _BUILT_LIMIT:
-            _PROJECTED.clear()
-        projected = project_tensor(
-            sharding, mapping, factor_sizes, mesh, closed_if_missing=closed_if_missing
-        )
-        entry = _PROJECTED[key] = (projected, sharding, mesh)
-    return entry[0]
+    LIMIT = 4096
+
+    def __init__(self) -> None:
+        self.built: dict[tuple, tuple] = {}
+        self.tensors: dict[tuple, tuple[TensorFactorShardings, TensorSharding | None, Mesh]] = {}
+
+    def tensor(
+        self,
+        sharding: TensorSharding | None,
+        mapping: TensorMapping,
+        factor_sizes: Sequence[int],
+        mesh: Mesh,
+        closed_if_missing: bool,
+    ) -> TensorFactorShardings:
+        """`project_tensor`, remembered (see `tensors`; not to be expanded)."""
+        key = (id(sharding), id(mesh), closed_if_missing, mapping, factor_sizes)
+        entry = self.tensors.get(key)
+        if entry is None:
+            if len(self.tensors) >= self.LIMIT:
+                self.tensors.clear()
+            projected = project_tensor(
+                sharding, mapping, factor_sizes, mesh, closed_if_missing=closed_if_missing
+            )
+            entry = self.tensors[key] = (projected, sharding, mesh)
+        return entry[0]
 
 
 def _fresh(tensor: TensorFactorShardings) -> TensorFactorShardings:
@@ -382,8 +393,11 @@ class ShardingProjection:
         mesh: Mesh,
         *,
         closed_if_missing: bool = False,
+        remembered: Projections | None = None,
     ) -> ShardingProjection:
-        """Projects each tensor's sharding (None: no sharding) through `rule`."""
+        """Projects each tensor's sharding (None: no sharding) through `rule`;
+        `remembered`: the projections of the propagation this one is part of
+        (see `Projections`), which it may copy, and joins."""
         if len(operand_shardings) != len(rule.operand_mappings) or len(result_shardings) != len(
             rule.result_mappings
         ):
@@ -393,6 +407,18 @@ class ShardingProjection:
                 f"{len(result_shardings)} shardings"
             )
 
+        sizes = rule.factor_sizes
+        if remembered is None:
+            return cls(
+                [
+                    project_tensor(s, m, sizes, mesh, closed_if_missing=closed_if_missing)
+                    for s, m in zip(operand_shardings, rule.operand_mappings, strict=True)
+                ],
+                [
+                    project_tensor(s, m, sizes, mesh, closed_if_missing=closed_if_missing)
+                    for s, m in zip(result_shardings, rule.result_mappings, strict=True)
+                ],
+            )
         key = (
             id(rule),
             id(mesh),
@@ -401,22 +427,21 @@ class ShardingProjection:
             None,  # (operands and results apart: their counts are the rule's)
             *map(id, result_shardings),
         )
-        entry = _BUILT.get(key)
+        built = remembered.built
+        entry = built.get(key)
         if entry is None:
-            sizes = rule.factor_sizes
-
-            def project(s: TensorSharding | None, m: TensorMapping) -> TensorFactorShardings:
-                return _projected(s, m, sizes, mesh, closed_if_missing)
-
+            tensor = remembered.tensor
             operands = [
-                project(s, m) for s, m in zip(operand_shardings, rule.operand_mappings, strict=True)
+                tensor(s, m, sizes, mesh, closed_if_missing)
+                for s, m in zip(operand_shardings, rule.operand_mappings, strict=True)
             ]
             results = [
-                project(s, m) for s, m in zip(result_shardings, rule.result_mappings, strict=True)
+                tensor(s, m, sizes, mesh, closed_if_missing)
+                for s, m in zip(result_shardings, rule.result_mappings, strict=True)
             ]
-            if len(_BUILT) >= _BUILT_LIMIT:
-                _BUILT.clear()
-            entry = _BUILT[key] = (
+            if len(built) >= remembered.LIMIT:
+                built.clear()
+            entry = built[key] = (
                 operands,
                 results,
                 (rule, mesh, tuple(operand_shardings), tuple(result_shardings)),
