@@ -92,6 +92,8 @@ DirectionAlongFactor = Callable[[int], PropagationDirection] | Sequence[Propagat
 def _direction_fn(
     direction: PropagationDirection | DirectionAlongFactor,
 ) -> Callable[[int], PropagationDirection]:
+    if type(direction) is tuple:  # (what `propagate_op` hands its strategy)
+        return direction.__getitem__
     if isinstance(direction, PropagationDirection):
         return lambda _factor: direction
     if isinstance(direction, Sequence):
@@ -541,11 +543,14 @@ def propagate_op(
     one shards something). `projections`: those remembered by the
     propagation this step is part of (see `ShardingProjection.build`)."""
     strategy = strategy if strategy is not None else AggressiveFactorPropagation()
-    along = _direction_fn(direction)
     blocked = rule.blocked_propagation_factors
-    direction_of = tuple(
-        PropagationDirection.NONE if f in blocked else along(f) for f in range(rule.num_factors)
-    )
+    if blocked or type(direction) is not tuple or len(direction) != rule.num_factors:
+        along = _direction_fn(direction)
+        direction_of = tuple(
+            PropagationDirection.NONE if f in blocked else along(f) for f in range(rule.num_factors)
+        )
+    else:  # (the directions of the driver's steps, one per factor)
+        direction_of = direction
     projection = ShardingProjection.build(
         operand_shardings, result_shardings, rule, mesh, remembered=projections
     )
