@@ -438,7 +438,7 @@ class AggressiveFactorPropagation(BasicFactorPropagation):
                     axes = self._axes_for_tensor(
                         factor, tensor, axes_per_factor, factor_sizes, mesh, conservative
                     )
-                    if axes and tensor.expand(factor, axes):
+                    if axes and projection.expand_tensor(n + r, factor, axes):
                         changed[n + r] = True
             if direction is not PropagationDirection.FORWARD:
                 for o, tensor in enumerate(projection.operands):
@@ -449,7 +449,7 @@ class AggressiveFactorPropagation(BasicFactorPropagation):
                         continue
                     if is_elementwise:
                         axes = _cancel_sideways(projection, factor, axes)
-                    if tensor.expand(factor, axes):
+                    if projection.expand_tensor(o, factor, axes):
                         changed[o] = True
         return changed
 

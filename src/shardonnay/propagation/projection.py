@@ -314,8 +314,9 @@ class Projections:
     identity is never reused while its entry exists). The shardings and
     rules are immutable, and the same objects come back op after op (the
     propagation driver keeps one object per distinct sharding and rule), so
-    an op like others before it is projected by copying (`_fresh`), not
-    dealt axis by axis again. Each table is cleared when full.
+    an op like others before it is projected by sharing tensors dealt
+    before (copied once expanded: see `ShardingProjection`), not dealt axis
+    by axis again. Each table is cleared when full.
 
     `built`: whole projections by the identities of `build`'s arguments
     (rule, mesh, `closed_if_missing`, shardings). `tensors`: tensors by
@@ -323,7 +324,7 @@ class Projections:
     the mapping, the factor sizes, `closed_if_missing`): the tensors of an
     op often have one sharding and mapping (an elementwise op's), and ops
     alike meet the same ones, so each is dealt once. Never expanded
-    (`ShardingProjection.build` hands out copies).
+    (a projection expands copies of them).
 
     The objects the entries key are those of one module's propagation (its
     shardings are made as it goes): the tables live as long as it does, and
@@ -345,7 +346,7 @@ class Projections:
         mesh: Mesh,
         closed_if_missing: bool,
     ) -> TensorFactorShardings:
-        """`project_tensor`, remembered (see `tensors`; not to be expanded)."""
+        """`project_tensor`, remembered (see `tensors`; never to be expanded)."""
         key = (id(sharding), id(mesh), closed_if_missing, mapping, factor_sizes)
         entry = self.tensors.get(key)
         if entry is None:
@@ -377,12 +378,20 @@ class ShardingProjection:
     """The factor shardings of all operands and results of one op.
 
     Workflow of propagation through an op: `build` (project), let a factor
-    propagation strategy expand factor shardings in place, then
-    `to_tensor_shardings` (unproject). See the module docstring.
+    propagation strategy expand factor shardings in place (`expand_tensor`,
+    `expand`), then `to_tensor_shardings` (unproject). See the module
+    docstring.
+
+    A projection built from remembered ones (`Projections`) shares their
+    tensors until it expands one: `expand_tensor` then expands a copy of its
+    own, so that the remembered tensor stays as dealt (most tensors of most
+    steps are never expanded, and are never copied).
     """
 
     operands: list[TensorFactorShardings]
     results: list[TensorFactorShardings]
+    # Per tensor (operands then results), whether it is shared (None: none is).
+    shared: list[bool] | None = field(default=None, compare=False, repr=False)
 
     @classmethod
     def build(
@@ -397,7 +406,7 @@ class ShardingProjection:
     ) -> ShardingProjection:
         """Projects each tensor's sharding (None: no sharding) through `rule`;
         `remembered`: the projections of the propagation this one is part of
-        (see `Projections`), which it may copy, and joins."""
+        (see `Projections`), whose tensors it may share, and joins."""
         if len(operand_shardings) != len(rule.operand_mappings) or len(result_shardings) != len(
             rule.result_mappings
         ):
@@ -446,7 +455,7 @@ class ShardingProjection:
                 results,
                 (rule, mesh, tuple(operand_shardings), tuple(result_shardings)),
             )
-        return cls(list(map(_fresh, entry[0])), list(map(_fresh, entry[1])))
+        return cls(list(entry[0]), list(entry[1]), [True] * (len(entry[0]) + len(entry[1])))
 
     @property
     def num_operands(self) -> int:
@@ -465,10 +474,28 @@ class ShardingProjection:
         n = len(self.operands)
         return self.operands[index] if index < n else self.results[index - n]
 
+    def expand_tensor(self, index: int, factor: int, new_axes: Sequence[AxisRef]) -> bool:
+        """`tensor(index).expand(factor, new_axes)`, on a copy of its own if
+        the tensor is shared (see the class docstring)."""
+        n = len(self.operands)
+        tensors, i = (self.operands, index) if index < n else (self.results, index - n)
+        tensor = tensors[i]
+        sharding = tensor.factors.get(factor)
+        if sharding is None or not is_strict_prefix(sharding.axes, new_axes):
+            return False
+        shared = self.shared
+        if shared is not None and shared[index]:
+            shared[index] = False
+            tensor = tensors[i] = _fresh(tensor)
+        return tensor.expand(factor, new_axes)
+
     def expand(self, factor: int, new_axes: Sequence[AxisRef]) -> list[bool]:
         """Expands `factor` to `new_axes` in every tensor whose axes for it are
         a strict prefix of `new_axes`; returns, per tensor, whether it changed."""
-        return [t.expand(factor, new_axes) for t in self.tensors]
+        return [
+            self.expand_tensor(t, factor, new_axes)
+            for t in range(len(self.operands) + len(self.results))
+        ]
 
     def to_tensor_shardings(
         self, rule: OpShardingRule, mesh_ref: str | Mesh, mesh: Mesh
