@@ -158,5 +158,6 @@ def _calls_with_depth(func: Op) -> tuple[int, list[tuple[str, int]]]:
         for block in region.blocks:
             for op in block.ops:
                 found.extend((callee, depth) for callee in callees(op))
-                stack.extend((inner, depth + 1) for inner in op.regions)
+                if op.regions:
+                    stack.extend((inner, depth + 1) for inner in op.regions)
     return deepest, found

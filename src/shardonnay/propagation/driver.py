@@ -351,6 +351,12 @@ class _Driver(ShardingStore):
         self.sweeps = 0  # for progress reports
         self._result_ref: tuple[Func, int] | None = None
         self._func_results_read: list[tuple[Func, int, Value, OpShardingRule]] | None = None
+        # Per entry function result (by its index in `_func_results`), the
+        # shardings (of the value returned, of the result) of its last step
+        # that changed nothing.
+        self._settled_func_results: dict[
+            int, tuple[TensorSharding | None, TensorSharding | None]
+        ] = {}
         self._current: Item | None = None
         self._step: Any = None
         self._stack: list[Item] = []
@@ -840,9 +846,19 @@ class _Driver(ShardingStore):
     # -- function results --------------------------------------------------------------
 
     def _propagate_func_results(self) -> None:
-        for func, i, value, rule in self._func_results():
+        settled = self._settled_func_results
+        for k, (func, i, value, rule) in enumerate(self._func_results()):
+            result_sharding = func_result_sharding(func, i)
+            if self.recorder is None:
+                # A step is a function of its inputs' objects (the memo's key):
+                # the same two shardings as at a step that changed nothing
+                # would change nothing again.
+                value_sharding = self.get(value)
+                last = settled.get(k)
+                if last is not None and last[0] is value_sharding and last[1] is result_sharding:
+                    continue
             self._result_ref = (func, i) if self.recorder is not None else None
-            self._propagate(
+            changed = self._propagate(
                 [value],
                 [value],
                 rule,
@@ -850,9 +866,11 @@ class _Driver(ShardingStore):
                 False,
                 notify=False,
                 set_results=lambda _index, s, func=func, i=i: self._set_func_result(func, i, s),
-                result_shardings=[func_result_sharding(func, i)],
+                result_shardings=[result_sharding],
             )
             self._result_ref = None
+            if self.recorder is None and not changed:
+                settled[k] = (value_sharding, result_sharding)
 
     def _func_results(self) -> list[tuple[Func, int, Value, OpShardingRule]]:
         """Per tensor result of an entry function: (the function, the result's

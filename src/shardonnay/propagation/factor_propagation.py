@@ -53,6 +53,7 @@ from shardonnay.mesh import Mesh
 from shardonnay.propagation.projection import (
     FactorSharding,
     PrefixStatus,
+    Projections,
     ShardingProjection,
     TensorFactorShardings,
     axis_list_prefix_status,
@@ -91,6 +92,8 @@ DirectionAlongFactor = Callable[[int], PropagationDirection] | Sequence[Propagat
 def _direction_fn(
     direction: PropagationDirection | DirectionAlongFactor,
 ) -> Callable[[int], PropagationDirection]:
+    if type(direction) is tuple:  # (what `propagate_op` hands its strategy)
+        return direction.__getitem__
     if isinstance(direction, PropagationDirection):
         return lambda _factor: direction
     if isinstance(direction, Sequence):
@@ -344,7 +347,11 @@ class AggressiveFactorPropagation(BasicFactorPropagation):
         axes_per_factor: Sequence[Sequence[AxisRef]],
         mesh: Mesh,
         is_elementwise: bool,
+        factors: Sequence[int],
     ) -> list[int]:
+        """`factors` in the order they propagate (see the module docstring):
+        the order of all factors, restricted to these (a factor's place in
+        it is a function of that factor alone)."""
         sources = [(-1, -1)] * len(factor_sizes)  # (size, tensor index) per factor
         for t, tensor in enumerate(projection.tensors):
             size = math.prod(factor_sizes[f] for f in tensor.factors)
@@ -361,10 +368,9 @@ class AggressiveFactorPropagation(BasicFactorPropagation):
                 return 0
             return math.prod(a.size(mesh) for a in axes_per_factor[f])
 
-        return sorted(
-            range(len(factor_sizes)),
-            key=lambda f: (-sources[f][0], -sharded_size(f), sources[f][1], f),
-        )
+        if len(factors) == 1:
+            return list(factors)
+        return sorted(factors, key=lambda f: (-sources[f][0], -sharded_size(f), sources[f][1], f))
 
     def _axes_for_tensor(
         self,
@@ -419,17 +425,20 @@ class AggressiveFactorPropagation(BasicFactorPropagation):
         if not any(axes_per_factor):
             return changed
         n = projection.num_operands
-        order = self._source_order(projection, factor_sizes, axes_per_factor, mesh, is_elementwise)
+        expandable = _expandable_factors(projection, axes_per_factor, direction_of)
+        if not expandable:
+            return changed
+        order = self._source_order(
+            projection, factor_sizes, axes_per_factor, mesh, is_elementwise, expandable
+        )
         for factor in order:
-            if not axes_per_factor[factor]:  # no tensor can get axes for it
-                continue
             direction = direction_of(factor)
             if direction is not PropagationDirection.BACKWARD:
                 for r, tensor in enumerate(projection.results):
                     axes = self._axes_for_tensor(
                         factor, tensor, axes_per_factor, factor_sizes, mesh, conservative
                     )
-                    if axes and tensor.expand(factor, axes):
+                    if axes and projection.expand_tensor(n + r, factor, axes):
                         changed[n + r] = True
             if direction is not PropagationDirection.FORWARD:
                 for o, tensor in enumerate(projection.operands):
@@ -440,9 +449,42 @@ class AggressiveFactorPropagation(BasicFactorPropagation):
                         continue
                     if is_elementwise:
                         axes = _cancel_sideways(projection, factor, axes)
-                    if tensor.expand(factor, axes):
+                    if projection.expand_tensor(o, factor, axes):
                         changed[o] = True
         return changed
+
+
+def _expandable_factors(
+    projection: ShardingProjection,
+    axes_per_factor: Sequence[Sequence[AxisRef]],
+    direction_of: Callable[[int], PropagationDirection],
+) -> list[int]:
+    """The factors that may expand some tensor, in increasing order: those
+    with compatible axes of which a tensor on a side their direction
+    propagates to has a strict prefix. A tensor's axes for a factor change
+    only when that factor expands them, and `_axes_for_tensor` gives a
+    tensor no axes unless they are a strict prefix of the compatible ones:
+    the other factors expand no tensor, wherever they come in the order."""
+    expandable = []
+    for factor, compatible in enumerate(axes_per_factor):
+        if not compatible:
+            continue
+        direction = direction_of(factor)
+        sides = (
+            projection.results
+            if direction is PropagationDirection.FORWARD
+            else projection.operands
+            if direction is PropagationDirection.BACKWARD
+            else projection.tensors
+        )
+        for tensor in sides:
+            sharding = tensor.factors.get(factor)
+            if sharding is not None and (
+                axis_list_prefix_status(sharding.axes, compatible) is PrefixStatus.STRICT_PREFIX
+            ):
+                expandable.append(factor)
+                break
+    return expandable
 
 
 def _cancel_sideways(
@@ -491,20 +533,27 @@ def propagate_op(
     direction: PropagationDirection | DirectionAlongFactor = PropagationDirection.BOTH,
     is_elementwise: bool = False,
     conservative: bool = False,
+    projections: Projections | None = None,
 ) -> OpPropagationResult:
     """Propagates shardings through one op with `rule` (default strategy:
     aggressive). Factors marked `blocked_propagation` in the rule do not
     propagate (need-replication and permutation factors do). A tensor counts
     as updated when the factor propagation changed it and its unprojected
     sharding differs from the old one (a missing old sharding: when the new
-    one shards something)."""
+    one shards something). `projections`: those remembered by the
+    propagation this step is part of (see `ShardingProjection.build`)."""
     strategy = strategy if strategy is not None else AggressiveFactorPropagation()
-    along = _direction_fn(direction)
     blocked = rule.blocked_propagation_factors
-    direction_of = tuple(
-        PropagationDirection.NONE if f in blocked else along(f) for f in range(rule.num_factors)
+    if blocked or type(direction) is not tuple or len(direction) != rule.num_factors:
+        along = _direction_fn(direction)
+        direction_of = tuple(
+            PropagationDirection.NONE if f in blocked else along(f) for f in range(rule.num_factors)
+        )
+    else:  # (the directions of the driver's steps, one per factor)
+        direction_of = direction
+    projection = ShardingProjection.build(
+        operand_shardings, result_shardings, rule, mesh, remembered=projections
     )
-    projection = ShardingProjection.build(operand_shardings, result_shardings, rule, mesh)
     changed = strategy.propagate(
         projection,
         rule.factor_sizes,

@@ -44,6 +44,7 @@ from shardonnay.sharding_rule import OpShardingRule, TensorMapping, factor_symbo
 __all__ = [
     "FactorSharding",
     "PrefixStatus",
+    "Projections",
     "ShardingProjection",
     "TensorFactorShardings",
     "axis_list_prefix_status",
@@ -307,44 +308,55 @@ def _add_remaining(
     out.extend(axes[index + 1 :])
 
 
-# Projections built, by the identities of `build`'s arguments (rule, mesh,
-# `closed_if_missing`, shardings): the entry keeps the argument objects alive,
-# so that an identity is never reused while its entry exists. The shardings
-# and rules are immutable, and the same objects come back op after op (the
-# propagation driver keeps one object per distinct sharding and rule), so an
-# op like a thousand others before it is projected by copying (`_fresh`),
-# not dealt axis by axis again. Cleared when full.
-_BUILT: dict[tuple, tuple] = {}
-_BUILT_LIMIT = 4096
+class Projections:
+    """Projections remembered for one propagation, by the identities of what
+    they were built from (each entry keeps those objects alive, so that an
+    identity is never reused while its entry exists). The shardings and
+    rules are immutable, and the same objects come back op after op (the
+    propagation driver keeps one object per distinct sharding and rule), so
+    an op like others before it is projected by sharing tensors dealt
+    before (copied once expanded: see `ShardingProjection`), not dealt axis
+    by axis again. Each table is cleared when full.
 
+    `built`: whole projections by the identities of `build`'s arguments
+    (rule, mesh, `closed_if_missing`, shardings). `tensors`: tensors by
+    what `project_tensor` reads (the identities of the sharding and mesh,
+    the mapping, the factor sizes, `closed_if_missing`): the tensors of an
+    op often have one sharding and mapping (an elementwise op's), and ops
+    alike meet the same ones, so each is dealt once. Never expanded
+    (a projection expands copies of them).
 
-# Tensors projected, by what `project_tensor` reads: the identities of the
-# sharding and mesh (the entry keeps them alive), the mapping, the factor
-# sizes and `closed_if_missing`. The tensors of an op often have one sharding
-# and mapping (an elementwise op's), and ops alike meet the same ones: each is
-# dealt once. Never expanded (`ShardingProjection.build` hands out copies).
-# Cleared when full.
-_PROJECTED: dict[tuple, tuple[TensorFactorShardings, TensorSharding | None, Mesh]] = {}
+    The objects the entries key are those of one module's propagation (its
+    shardings are made as it goes): the tables live as long as it does, and
+    then leave nothing behind."""
 
+    __slots__ = ("built", "tensors")
 
-def _projected(
-    sharding: TensorSharding | None,
-    mapping: TensorMapping,
-    factor_sizes: Sequence[int],
-    mesh: Mesh,
-    closed_if_missing: bool,
-) -> TensorFactorShardings:
-    """`project_tensor`, remembered (see `_PROJECTED`)."""
-    key = (id(sharding), id(mesh), closed_if_missing, mapping, factor_sizes)
-    entry = _PROJECTED.get(key)
-    if entry is None:
-        if len(_PROJECTED) >= _BUILT_LIMIT:
-            _PROJECTED.clear()
-        projected = project_tensor(
-            sharding, mapping, factor_sizes, mesh, closed_if_missing=closed_if_missing
-        )
-        entry = _PROJECTED[key] = (projected, sharding, mesh)
-    return entry[0]
+    LIMIT = 4096
+
+    def __init__(self) -> None:
+        self.built: dict[tuple, tuple] = {}
+        self.tensors: dict[tuple, tuple[TensorFactorShardings, TensorSharding | None, Mesh]] = {}
+
+    def tensor(
+        self,
+        sharding: TensorSharding | None,
+        mapping: TensorMapping,
+        factor_sizes: Sequence[int],
+        mesh: Mesh,
+        closed_if_missing: bool,
+    ) -> TensorFactorShardings:
+        """`project_tensor`, remembered (see `tensors`; never to be expanded)."""
+        key = (id(sharding), id(mesh), closed_if_missing, mapping, factor_sizes)
+        entry = self.tensors.get(key)
+        if entry is None:
+            if len(self.tensors) >= self.LIMIT:
+                self.tensors.clear()
+            projected = project_tensor(
+                sharding, mapping, factor_sizes, mesh, closed_if_missing=closed_if_missing
+            )
+            entry = self.tensors[key] = (projected, sharding, mesh)
+        return entry[0]
 
 
 def _fresh(tensor: TensorFactorShardings) -> TensorFactorShardings:
@@ -366,12 +378,20 @@ class ShardingProjection:
     """The factor shardings of all operands and results of one op.
 
     Workflow of propagation through an op: `build` (project), let a factor
-    propagation strategy expand factor shardings in place, then
-    `to_tensor_shardings` (unproject). See the module docstring.
+    propagation strategy expand factor shardings in place (`expand_tensor`,
+    `expand`), then `to_tensor_shardings` (unproject). See the module
+    docstring.
+
+    A projection built from remembered ones (`Projections`) shares their
+    tensors until it expands one: `expand_tensor` then expands a copy of its
+    own, so that the remembered tensor stays as dealt (most tensors of most
+    steps are never expanded, and are never copied).
     """
 
     operands: list[TensorFactorShardings]
     results: list[TensorFactorShardings]
+    # Per tensor (operands then results), whether it is shared (None: none is).
+    shared: list[bool] | None = field(default=None, compare=False, repr=False)
 
     @classmethod
     def build(
@@ -382,8 +402,11 @@ class ShardingProjection:
         mesh: Mesh,
         *,
         closed_if_missing: bool = False,
+        remembered: Projections | None = None,
     ) -> ShardingProjection:
-        """Projects each tensor's sharding (None: no sharding) through `rule`."""
+        """Projects each tensor's sharding (None: no sharding) through `rule`;
+        `remembered`: the projections of the propagation this one is part of
+        (see `Projections`), whose tensors it may share, and joins."""
         if len(operand_shardings) != len(rule.operand_mappings) or len(result_shardings) != len(
             rule.result_mappings
         ):
@@ -393,6 +416,18 @@ class ShardingProjection:
                 f"{len(result_shardings)} shardings"
             )
 
+        sizes = rule.factor_sizes
+        if remembered is None:
+            return cls(
+                [
+                    project_tensor(s, m, sizes, mesh, closed_if_missing=closed_if_missing)
+                    for s, m in zip(operand_shardings, rule.operand_mappings, strict=True)
+                ],
+                [
+                    project_tensor(s, m, sizes, mesh, closed_if_missing=closed_if_missing)
+                    for s, m in zip(result_shardings, rule.result_mappings, strict=True)
+                ],
+            )
         key = (
             id(rule),
             id(mesh),
@@ -401,27 +436,26 @@ class ShardingProjection:
             None,  # (operands and results apart: their counts are the rule's)
             *map(id, result_shardings),
         )
-        entry = _BUILT.get(key)
+        built = remembered.built
+        entry = built.get(key)
         if entry is None:
-            sizes = rule.factor_sizes
-
-            def project(s: TensorSharding | None, m: TensorMapping) -> TensorFactorShardings:
-                return _projected(s, m, sizes, mesh, closed_if_missing)
-
+            tensor = remembered.tensor
             operands = [
-                project(s, m) for s, m in zip(operand_shardings, rule.operand_mappings, strict=True)
+                tensor(s, m, sizes, mesh, closed_if_missing)
+                for s, m in zip(operand_shardings, rule.operand_mappings, strict=True)
             ]
             results = [
-                project(s, m) for s, m in zip(result_shardings, rule.result_mappings, strict=True)
+                tensor(s, m, sizes, mesh, closed_if_missing)
+                for s, m in zip(result_shardings, rule.result_mappings, strict=True)
             ]
-            if len(_BUILT) >= _BUILT_LIMIT:
-                _BUILT.clear()
-            entry = _BUILT[key] = (
+            if len(built) >= remembered.LIMIT:
+                built.clear()
+            entry = built[key] = (
                 operands,
                 results,
                 (rule, mesh, tuple(operand_shardings), tuple(result_shardings)),
             )
-        return cls(list(map(_fresh, entry[0])), list(map(_fresh, entry[1])))
+        return cls(list(entry[0]), list(entry[1]), [True] * (len(entry[0]) + len(entry[1])))
 
     @property
     def num_operands(self) -> int:
@@ -440,10 +474,28 @@ class ShardingProjection:
         n = len(self.operands)
         return self.operands[index] if index < n else self.results[index - n]
 
+    def expand_tensor(self, index: int, factor: int, new_axes: Sequence[AxisRef]) -> bool:
+        """`tensor(index).expand(factor, new_axes)`, on a copy of its own if
+        the tensor is shared (see the class docstring)."""
+        n = len(self.operands)
+        tensors, i = (self.operands, index) if index < n else (self.results, index - n)
+        tensor = tensors[i]
+        sharding = tensor.factors.get(factor)
+        if sharding is None or not is_strict_prefix(sharding.axes, new_axes):
+            return False
+        shared = self.shared
+        if shared is not None and shared[index]:
+            shared[index] = False
+            tensor = tensors[i] = _fresh(tensor)
+        return tensor.expand(factor, new_axes)
+
     def expand(self, factor: int, new_axes: Sequence[AxisRef]) -> list[bool]:
         """Expands `factor` to `new_axes` in every tensor whose axes for it are
         a strict prefix of `new_axes`; returns, per tensor, whether it changed."""
-        return [t.expand(factor, new_axes) for t in self.tensors]
+        return [
+            self.expand_tensor(t, factor, new_axes)
+            for t in range(len(self.operands) + len(self.results))
+        ]
 
     def to_tensor_shardings(
         self, rule: OpShardingRule, mesh_ref: str | Mesh, mesh: Mesh

@@ -44,6 +44,7 @@ from shardonnay.propagation.factor_propagation import (
     propagate_op,
 )
 from shardonnay.propagation.op_priority import Directions
+from shardonnay.propagation.projection import Projections
 from shardonnay.sharding import TensorSharding
 from shardonnay.sharding_rule import OpShardingRule, RuleBuilder
 
@@ -83,6 +84,7 @@ class StepOutcomes:
         self.factor_propagation = factor_propagation
         self._distinct = distinct
         self._memo: dict[tuple, tuple] = {}
+        self._projections = Projections()
 
     def common_mesh(
         self, shardings: Sequence[TensorSharding | None]
@@ -136,6 +138,7 @@ class StepOutcomes:
             direction=directions,
             is_elementwise=is_elementwise,
             conservative=conservative,
+            projections=self._projections,
         )
 
     def outcome(
