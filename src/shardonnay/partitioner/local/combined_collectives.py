@@ -89,15 +89,29 @@ def combine_collectives(module: Module) -> int:
     merged = 0
     devices = _partitions(module)
     for block in list(module.function_blocks()):
+        if _COLLECTIVES.isdisjoint([op.name for op in block.ops]):
+            continue  # (most blocks: reductions' bodies)
         merged += _combine_in(block, devices)
         packed = {
             op: _pack(op, block)
             for op in block.ops
-            if len(op.operands) > 1 and _key(op) is not None
+            if op.name in _COLLECTIVES and op.num_operands > 1 and _key(op) is not None
         }
         if packed:  # each variadic collective replaced by its ops, the block rebuilt once
             block.ops[:] = [new for op in block.ops for new in packed.get(op, (op,))]
     return merged
+
+
+# The ops that combine (`_key`, `_permute_pairs`).
+_COLLECTIVES = frozenset(
+    {
+        "stablehlo.all_gather",
+        "stablehlo.all_to_all",
+        "stablehlo.all_reduce",
+        "stablehlo.reduce_scatter",
+        "stablehlo.collective_permute",
+    }
+)
 
 
 def _combine_in(block: Block, devices: int | None) -> int:
@@ -111,6 +125,8 @@ def _combine_in(block: Block, devices: int | None) -> int:
     permutes: dict[str, list[_Pending]] = {}  # element type -> the latest ones, newest last
     for op in list(block.ops):
         schedule.place(op)
+        if op.name not in _COLLECTIVES:
+            continue
         if devices is not None and _permute_pairs(op) is not None:
             recent = permutes.setdefault(op.operands[0].type.element_type, [])
             merged += _overlay_into_recent(block, schedule, recent, op, devices)
@@ -215,6 +231,35 @@ def _split_and_concat(operand: TensorType, result: TensorType, n: int) -> tuple[
     return s, c
 
 
+class _Run:
+    """Readers a merge placed again, together, after its later collective: one
+    entry of the log (`_Schedule`) stands for them all. A combination whose
+    readers are all where its last merge put them (the run intact) places
+    the same run again at its next merge, the readers found since added at
+    its end: a merge costs what it adds, not every reader of the combination.
+
+    `ops` in their order; `index`: each op's place among them; `entry`: the
+    log entry of its latest placement (a placement lists the first `length`
+    of `ops`, those it had then)."""
+
+    __slots__ = ("entry", "index", "ops")
+
+    def __init__(self) -> None:
+        self.ops: list[Op] = []
+        self.index: dict[Op, int] = {}
+        self.entry = -1
+
+    def add(self, ops: list[Op]) -> None:
+        index, start = self.index, len(self.ops)
+        self.ops.extend(ops)
+        index.update(zip(ops, range(start, start + len(ops)), strict=True))
+
+
+# Where an op is: entry `i` of the log at `i << _SHIFT`, an op of a run one
+# more than its run's entry and its place in the run (`_Schedule.position`).
+_SHIFT = 40
+
+
 class _Schedule:
     """The ops of a block in the order combining leaves them, built as the
     ops are visited: each visited op is placed last; a merge places the
@@ -222,22 +267,25 @@ class _Schedule:
     them, or what they compute) again, after the later one.
 
     Placing is appending to `log`, an op placed again leaving a stale entry
-    behind (`at` holds each op's latest), so a merge costs what it moves,
-    not a scan of the block. The readers a merge places again are a run of
-    the log (`moved`: its first entry -> where it ends and the merge's later
-    collective). A merged collective (`_Combination`) is stood for by its
+    behind (`at` holds each op's latest: its entry, or the `_Run` it is in),
+    so a merge costs what it moves, not a scan of the block. The readers a
+    merge places again are one entry of the log, a `_Run` placement
+    `(run, length, later)`: the first `length` ops of `run`, and the merge's
+    later collective. The readers of an overlay (`replace`) are placed one
+    entry each. A merged collective (`_Combination`) is stood for by its
     latest member until `ops_with_combinations` builds it."""
 
     def __init__(self) -> None:
-        self.log: list[Op] = []
-        self.at: dict[Op, int] = {}  # the ops placed (not merged away) -> their entry
-        self.moved: dict[int, tuple[int, Op | None]] = {}  # None: readers of an overlay
+        self.log: list[Op | tuple[_Run, int, Op]] = []
+        # the ops placed (not merged away) -> their entry, or the run they are in
+        self.at: dict[Op, int | _Run] = {}
         self.combinations: dict[Op, _Combination] = {}  # by each member
         self.events = 0  # merges so far (combinations are built in the order of their last)
-        # the ops a merge placed again -> the run (its first entry) they were placed in,
+        # the ops a merge (or an overlay) placed again -> the run they were placed in,
         # and the runs some of whose ops have been placed again or removed since
-        self.run_of: dict[Op, int] = {}
-        self.broken: set[int | None] = set()
+        self.run_of: dict[Op, _Run] = {}
+        self.broken: set[_Run | None] = set()
+        self.overlays = 0  # overlays so far: they change what the ops reading permutes read
 
     def place(self, op: Op) -> None:
         self.at[op] = len(self.log)
@@ -248,17 +296,25 @@ class _Schedule:
         self.log.extend(ops)
         self.at.update(zip(ops, range(start, start + len(ops)), strict=True))
 
+    def position(self, op: Op) -> int:
+        """Where placed `op` is: ops in the order of their positions are the
+        schedule's order."""
+        at = self.at[op]
+        if at.__class__ is int:
+            return at << _SHIFT
+        return (at.entry << _SHIFT) + 1 + at.index[op]
+
     def standing_for(self, op: Op) -> _Combination | None:
         """The combination `op` stands for (as its latest member), if any."""
         combination = self.combinations.get(op)
         return combination if combination is not None and combination.members[-1] is op else None
 
-    def operands_of(self, op: Op) -> list[Value]:
+    def operands_of(self, op: Op) -> list[Value] | tuple[Value, ...]:
         """What `op` reads: a combination's operands where it stands for one,
         else those of `op` and of the ops nested in it."""
         combination = self.standing_for(op)
         if combination is not None:
-            return [v for member in combination.members for v in member.operands]
+            return combination.operands(self.overlays)
         if op.regions:
             return [v for inner in op.walk() for v in inner.operands]
         return op.operands
@@ -288,34 +344,49 @@ class _Schedule:
         return op if op in self.at else None
 
     def merge(self, earlier: _Combination, later: Op, readers: list[Op]) -> None:
-        """`later` (placed last) joins `earlier`, whose `readers` are placed after it."""
+        """`later` (placed last) joins `earlier`, whose `readers` are placed
+        after it (the first `earlier.kept` of them: its run, placed again)."""
         self._remove(earlier.members[-1])
-        earlier.members.append(later)
+        earlier.add(later)
         self.combinations[later] = earlier
         earlier.values.update(later.results)
         self.events += 1
         earlier.last_merge = self.events
-        earlier.run = len(self.log) if readers else None
-        self._move(readers, later)
+        if readers:
+            run = earlier.run if earlier.kept else _Run()
+            self._place_run(run, readers[earlier.kept :], later)
+            earlier.run = run
+        else:
+            earlier.run = None
         earlier.mark = len(self.log)  # its readers are known, placed again
 
     def replace(self, earlier: Op, later: Op, new: list[Op], readers: list[Op]) -> None:
         """`earlier` and `later` (placed last), whose results no longer have
-        uses, erased; the `new` ops placed instead, then the `readers`."""
+        uses, erased; the `new` ops placed instead, then the `readers` (one
+        entry each: what they read has changed)."""
         for op in (earlier, later):
             self._remove(op)
             op.parent = None  # not searched for in the block: it is rebuilt at the end
             op.erase()
+        self.overlays += 1
         self.place_all(new)
-        self._move(readers, None)
-
-    def _move(self, readers: list[Op], later: Op | None) -> None:
         if readers:
-            start = len(self.log)
-            self.moved[start] = (start + len(readers), later)
-            self.broken.update(map(self.run_of.get, readers))  # (None for no run: harmless)
-            self.run_of.update(dict.fromkeys(readers, start))
+            self._leave_runs(readers, _Run())
             self.place_all(readers)
+
+    def _place_run(self, run: _Run, fresh: list[Op], later: Op) -> None:
+        """`run` placed last (again), with the ops `fresh` added at its end."""
+        if fresh:
+            self._leave_runs(fresh, run)
+            run.add(fresh)
+            self.at.update(dict.fromkeys(fresh, run))
+        run.entry = len(self.log)
+        self.log.append((run, len(run.ops), later))
+
+    def _leave_runs(self, ops: list[Op], run: _Run) -> None:
+        """`ops` out of the runs they were placed in (those broken), now in `run`."""
+        self.broken.update(map(self.run_of.get, ops))  # (None for no run: harmless)
+        self.run_of.update(dict.fromkeys(ops, run))
 
     def _remove(self, op: Op) -> None:
         """`op` out of the order (merged away or erased)."""
@@ -324,7 +395,7 @@ class _Schedule:
         if run is not None:
             self.broken.add(run)
 
-    def intact(self, run: int | None) -> bool:
+    def intact(self, run: _Run | None) -> bool:
         """Whether the ops a merge placed in `run` (None: no ops) are all
         still there, in that order."""
         return run is None or run not in self.broken
@@ -336,8 +407,19 @@ class _Schedule:
         merged = {c.latest: c for c in self.combinations.values() if len(c.members) > 1}
         combinations = sorted(merged.values(), key=lambda c: c.last_merge)
         built = {id(c.members[-1]): _combined(c.members, block) for c in combinations}
-        at = self.at  # each op's latest entry: the order of the log without its stale ones
-        return [built.get(id(op), op) for op in sorted(at, key=at.__getitem__)]
+        return [built.get(id(op), op) for op in self.order()]
+
+    def order(self) -> list[Op]:
+        """The placed ops in their order: the log without its stale entries."""
+        at, ops = self.at, []
+        for i, entry in enumerate(self.log):
+            if entry.__class__ is tuple:
+                run = entry[0]
+                if run.entry == i:
+                    ops += [op for op in run.ops if at.get(op) is run]
+            elif at.get(entry) == i:
+                ops.append(entry)
+        return ops
 
 
 class _Pending:
@@ -347,11 +429,11 @@ class _Pending:
     of the log before `mark`; a later look reads only the entries since.
 
     The log is read in order, stale entries too (what an op computes does
-    not change where it is placed). The readers a merge moved (a run of the
-    log) are all readers where the merge's later collective is one: they
-    read the combined results; otherwise the merge changed nothing they read
-    and the run is skipped. An overlay's readers read its new ops: each is
-    looked at."""
+    not change where it is placed). The readers a merge moved (a run's
+    placement) are all readers where the merge's later collective is one:
+    they read the combined results; otherwise the merge changed nothing they
+    read and the placement is skipped. An overlay's readers read its new
+    ops: each is looked at."""
 
     def __init__(self, schedule: _Schedule, op: Op) -> None:
         self.op = op
@@ -361,7 +443,10 @@ class _Pending:
         # `readers` in their order, as the last look found them, and the run a
         # merge placed them in then (None: no run, `ordered` is empty)
         self.ordered: list[Op] = []
-        self.run: int | None = None
+        self.run: _Run | None = None
+        # how many of `ordered` are the ops of `run`, where they still are (the
+        # last look found it intact): the next merge places that run again
+        self.kept = 0
 
     def readers_before(self, later: Op, schedule: _Schedule) -> list[Op] | None:
         """The ops placed between this one and `later` (placed last) that read
@@ -370,39 +455,40 @@ class _Pending:
         if self._is_read_by(later, schedule):
             return None
         values, readers = self.values, self.readers
-        log, moved = schedule.log, schedule.moved
+        log = schedule.log
         found: list[Op] = []  # the readers this look adds
         i, end = self.mark, schedule.at[later]
         while i < end:
-            run = moved.get(i)
-            if run is not None and run[1] is not None:  # a merge's readers
-                if run[1] in readers:
-                    for op in log[i : run[0]]:
+            entry = log[i]
+            i += 1
+            if entry.__class__ is tuple:  # a merge's readers
+                run, length, by = entry
+                if by in readers:
+                    for op in run.ops[:length]:
                         if op not in readers:
                             readers.add(op)
                             found.append(op)
                             values.update(schedule.results_of(op))
-                i = run[0]
                 continue
-            op = log[i]
-            i += 1
-            if op not in readers and schedule.reads(op, values):
-                readers.add(op)
-                found.append(op)
-                values.update(schedule.results_of(op))
+            if entry not in readers and schedule.reads(entry, values):
+                readers.add(entry)
+                found.append(entry)
+                values.update(schedule.results_of(entry))
         self.mark = end
-        at = schedule.at
+        at, position = schedule.at, schedule.position
         if schedule.intact(self.run):
             # the readers known before are where the last merge placed them, in
             # order, before every one found since (all placed after `mark`)
             for op in found:
                 if op not in at:  # (merged or erased since)
                     readers.discard(op)
-            fresh = sorted((op for op in found if op in at), key=at.__getitem__)
+            fresh = sorted((op for op in found if op in at), key=position)
+            self.kept = len(self.ordered)
             self.ordered = ordered = [*self.ordered, *fresh]
             return ordered
         self.readers = readers = {op for op in readers if op in at}  # (merged or erased since)
-        self.ordered = ordered = sorted(readers, key=at.__getitem__)
+        self.ordered = ordered = sorted(readers, key=position)
+        self.kept = 0
         return ordered
 
     def _is_read_by(self, later: Op, schedule: _Schedule) -> bool:
@@ -410,16 +496,16 @@ class _Pending:
         what they compute: a search back from its operands through the ops
         placed after this one (those placed before cannot read it), its
         readers known so far read it."""
-        at, readers = schedule.at, self.readers
+        readers, position = self.readers, schedule.position
         own = self.latest
-        start = at[own]
+        start = position(own)
         seen: set[Op] = set()
         operands = list(later.operands)
         while operands:
             node = schedule.node_of(operands.pop())
             if node is own or node in readers:
                 return True
-            if node is None or node in seen or at[node] < start:
+            if node is None or node in seen or position(node) < start:
                 continue
             seen.add(node)
             operands.extend(schedule.operands_of(node))
@@ -441,6 +527,22 @@ class _Combination(_Pending):
         self.members = [op]
         self.last_merge = 0
         schedule.combinations[op] = self
+        # the members' operands, gathered as they join (and again after an overlay,
+        # which changes what ops read: `_Schedule.overlays`, when they were gathered)
+        self._operands: list[Value] = list(op.operands)
+        self._overlays = schedule.overlays
+
+    def add(self, op: Op) -> None:
+        """`op` joins, the latest member."""
+        self.members.append(op)
+        self._operands.extend(op.operands)
+
+    def operands(self, overlays: int) -> list[Value]:
+        """The members' operands; `overlays`: the schedule's count of them."""
+        if overlays != self._overlays:
+            self._operands = [v for member in self.members for v in member.operands]
+            self._overlays = overlays
+        return self._operands
 
     @property
     def latest(self) -> Op:
