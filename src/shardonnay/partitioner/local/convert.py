@@ -89,6 +89,8 @@ not), and the errors of the lowerings above.
 
 from __future__ import annotations
 
+from functools import partial
+
 from shardonnay.collectives.axis_lists import mesh_ordered
 from shardonnay.ir.attributes import DenseArrayAttr, IntegerAttr
 from shardonnay.ir.builder import Builder
@@ -122,6 +124,7 @@ from shardonnay.partitioner.local.context import (
 from shardonnay.partitioner.local.cover import cover_devices
 from shardonnay.partitioner.local.dispatch import (
     LoweredOps,
+    Lowering,
     lowering_of,
 )
 from shardonnay.partitioner.local.layout import combining_op, complete, spread, to_partial
@@ -218,6 +221,7 @@ class _Conversion:
         self.reaches: dict[Value, int] = {}
         self.body: Block | None = None  # of the function being converted
         self.lowered = LoweredOps()  # the lowering of each kind of op, for ops alike
+        self._kinds: dict[str, tuple[frozenset, Lowering, bool]] = {}  # see `_op_kind`
 
     # -- shardings -------------------------------------------------------------------------------
 
@@ -407,13 +411,51 @@ class _Conversion:
         """Converts `op`: what concerns values here, by the op's traits; its
         computation per device as its row of `local.dispatch.LOWERINGS` says."""
         ctx = self.ctx
-        traits = traits_of(op)  # one look-up for the many questions below
-        ctx.mesh = self._op_mesh(op, traits)
+        kind = self._kinds.get(op.name)
+        if kind is None:
+            kind = self._kinds[op.name] = _op_kind(op.name)
+        traits, row, special = kind
+        global_operands = op.operands
+        ctx.mesh = self._op_mesh(op, traits, global_operands)
+        if special or (self.pinned and touches_pinned(op, self.pinned)):
+            self._special_op(op, traits, row)
+            return
+        # most ops: computed per device as their row says
+        values = self.values
+        if row.takes_partial:
+            operands = [values[v] for v in global_operands]
+        else:
+            pending = ctx.partial
+            operands = [
+                values[v] if v not in pending else self._operand(v) for v in global_operands
+            ]
+        if op.regions:
+            regions = partial(self._regions_of, op, traits)
+            results = self.lowered.lower_with_regions(ctx, op, operands, regions, row)
+        else:
+            results = self.lowered.lower(ctx, op, operands, row)
+        results_of = op.results
+        if len(results_of) == 1:
+            values[results_of[0]] = results[0]
+        else:
+            values.update(zip(results_of, results, strict=True))
+        if self.spans_meshes:
+            self._spread_whole_results(op)
+
+    def _regions_of(self, op: Op, traits: frozenset) -> list[Region]:
+        """`op`'s regions converted (then the mesh of `op` again: they set it)."""
+        converted = [self._region(op, r) for r in op.regions]
+        self.ctx.mesh = self._op_mesh(op, traits, op.operands)
+        return converted
+
+    def _special_op(self, op: Op, traits: frozenset, row: Lowering) -> None:
+        """`_op` of an op that concerns values (see `_SPECIAL`), or touches
+        pinned ones (its mesh set)."""
+        ctx = self.ctx
         terminator = TERMINATOR in traits
         if terminator and op.parent is self.body:
             self._return(op)
             return
-        row = lowering_of(op)
         if row.takes_partial:
             operands = [self.values[v] for v in op.operands]
         else:
@@ -439,7 +481,7 @@ class _Conversion:
         elif SHARDING_COLLECTIVE in traits:
             if pinned:
                 raise partition_error(op, "a collective of a value pinned to one device")
-            results = [self.lowered.lower_collective(ctx, op, operands[0])]
+            results = [self.lowered.lower_collective(ctx, op, operands[0], row)]
         elif CALL in traits:
             results = self._call(op, operands)
         elif CONTROL_FLOW in traits:
@@ -458,19 +500,14 @@ class _Conversion:
             results = localize(ctx, op, operands, regions)
         elif pinned:
             regions = [self._region(op, r) for r in op.regions]
-            ctx.mesh = self._op_mesh(op, traits)
+            ctx.mesh = self._op_mesh(op, traits, op.operands)
             whole = lower_whole(ctx, op, operands, regions, self.pinned, self._moved)
             results = self._partial_results(op, whole)
         elif op.regions:
-
-            def regions() -> list[Region]:
-                converted = [self._region(op, r) for r in op.regions]
-                ctx.mesh = self._op_mesh(op, traits)
-                return converted
-
-            results = self.lowered.lower_with_regions(ctx, op, operands, regions)
+            regions = partial(self._regions_of, op, traits)
+            results = self.lowered.lower_with_regions(ctx, op, operands, regions, row)
         else:
-            results = self.lowered.lower(ctx, op, operands)
+            results = self.lowered.lower(ctx, op, operands, row)
         self.values.update(zip(op.results, results, strict=True))
         self._spread_whole_results(op)
 
@@ -526,25 +563,28 @@ class _Conversion:
         self.reaches[x] = reach
         return reach
 
-    def _op_mesh(self, op: Op, traits: frozenset) -> Mesh:
+    def _op_mesh(self, op: Op, traits: frozenset, operands: tuple[Value, ...]) -> Mesh:
         """The mesh of the first sharded or partial value of `op` (the program's
-        first mesh if none). A collective is on the mesh of its `out_sharding`,
-        which names its axes, whatever mesh its operand is partial on."""
+        first mesh if none; `operands`: `op`'s). A collective is on the mesh of
+        its `out_sharding`, which names its axes, whatever mesh its operand is
+        partial on."""
+        ctx = self.ctx
         if SHARDING_COLLECTIVE in traits:
             out = op.attributes.get("out_sharding")
             if isinstance(out, TensorSharding):
-                return self.ctx.mesh_of_sharding(out)
-        ctx = self.ctx
-        operands = op.operands
-        pending = ctx.partial.get
-        for v in operands:
-            partial = pending(v)
-            if partial is not None:
-                return partial.mesh
+                return ctx.mesh_of_sharding(out)
+        pending = ctx.partial
+        if pending:
+            for v in operands:
+                if v in pending:
+                    return pending[v].mesh
         sharding = ctx.shardings.get
-        for v in (*op.results, *operands):
-            if sharding(v) is not None:
-                return ctx.mesh_of(v)
+        for values in (op.results, operands):
+            for v in values:
+                s = sharding(v)
+                if s is not None:
+                    mesh = ctx.split_mesh(s)
+                    return ctx.mesh if mesh is None else mesh
         return self.mesh
 
     def _returned(self, op: Op, operands: list[Value]) -> list[Value]:
@@ -654,6 +694,31 @@ class _Conversion:
             source = self._place(func_result_sharding(callee, i), r, op)
             results.append(relocate(ctx, x, r.type.shape, source, place(ctx, r, self.pinned)))
         return results
+
+
+# The traits of ops that concern values (`_Conversion._special_op`): most ops
+# have none of them, and are computed per device as their row says.
+_SPECIAL = frozenset(
+    {
+        TERMINATOR,
+        COMPUTATION,
+        PROPAGATION_MARKER,
+        SHARDING_ANNOTATION,
+        SHARDING_COLLECTIVE,
+        CALL,
+        CONTROL_FLOW,
+        DEVICE_COLLECTIVE,
+        DEVICE_ID,
+    }
+)
+
+
+def _op_kind(name: str) -> tuple[frozenset, Lowering, bool]:
+    """An op name's traits, row of `LOWERINGS`, and whether it concerns values
+    (`_SPECIAL`, or a row that makes unreduced values)."""
+    traits = traits_of(name)
+    row = lowering_of(name)
+    return traits, row, not _SPECIAL.isdisjoint(traits) or row.makes_unreduced
 
 
 def _place_key(place: tuple) -> tuple:

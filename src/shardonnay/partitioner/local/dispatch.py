@@ -62,6 +62,7 @@ from shardonnay.errors import PartitionError
 from shardonnay.ir.attributes import (
     DenseArrayAttr,
     DenseElementsAttr,
+    EnumAttr,
     IntegerAttr,
     NoExactKey,
     StructAttr,
@@ -91,6 +92,7 @@ from shardonnay.partitioner.local.ops import positional as local_ops
 from shardonnay.partitioner.local.ops import reduce as local_reduce
 from shardonnay.partitioner.local.ops.halo import halo, masked_update
 from shardonnay.sharding import TensorSharding, TensorShardingPerValue
+from shardonnay.sharding_rule import OpShardingRule
 
 Lower = Callable[[LocalContext, Op, list[Value], list[Region]], list[Value]]
 
@@ -298,7 +300,12 @@ class _Template:
     after them (in the program being built), the local `results`, the
     pending reductions left on its results, and the channel ids its
     collectives took (`channels` of them from `first_channel`); `located`:
-    per op, whether it carries the lowered op's location."""
+    per op, whether it carries the lowered op's location.
+
+    How a copy is made (`_instantiate`): the values a copy reads, in order,
+    are its operands, then the results of each op it has made; `reads`
+    gives, per op, the places of its operands among them (None for an op
+    with regions, which is cloned), `made` the places of the results."""
 
     mesh: Mesh
     operands: tuple[Value, ...]
@@ -308,6 +315,9 @@ class _Template:
     partial: tuple[Partial | None, ...]
     first_channel: int
     channels: int
+    reads: tuple[tuple[int, ...] | None, ...]
+    made: tuple[int, ...]
+    any_partial: bool
 
 
 class LoweredOps:
@@ -337,9 +347,12 @@ class LoweredOps:
         self._partials: dict[Partial, int] = {}  # pending reductions -> a small number
         self._partial_of_object: dict[int, tuple[Partial, int]] = {}  # alike, by id
 
-    def lower(self, ctx: LocalContext, op: Op, operands: list[Value]) -> list[Value]:
-        """`lower_op(ctx, op, operands, [])` for an op without regions."""
-        return self._lowered(ctx, op, operands, _lower_plain, _lower_plain)
+    def lower(
+        self, ctx: LocalContext, op: Op, operands: list[Value], row: Lowering | None = None
+    ) -> list[Value]:
+        """`lower_op(ctx, op, operands, [])` for an op without regions (`row`:
+        its row of `LOWERINGS`, where the caller has it)."""
+        return self._lowered(ctx, op, operands, _lower_plain, _lower_plain, row)
 
     def lower_with_regions(
         self,
@@ -347,23 +360,28 @@ class LoweredOps:
         op: Op,
         operands: list[Value],
         regions: Callable[[], list[Region]],
+        row: Lowering | None = None,
     ) -> list[Value]:
         """`lower_op(ctx, op, operands, regions())` for an op with regions, whose
         `regions()` converts them (not called where a copy serves): ops alike
         (`reads_constants` rows) also have regions alike, op for op
         (`_regions_key`), and constant operands of the same literals."""
-        if not lowering_of(op).reads_constants:
+        if row is None:
+            row = lowering_of(op)
+        if not row.reads_constants:
             return lower_op(ctx, op, operands, regions())
 
         def lower(ctx: LocalContext, op: Op, operands: list[Value]) -> list[Value]:
             return lower_op(ctx, op, operands, regions())
 
-        return self._lowered(ctx, op, operands, lower, lower_op)
+        return self._lowered(ctx, op, operands, lower, lower_op, row)
 
-    def lower_collective(self, ctx: LocalContext, op: Op, x: Value) -> Value:
+    def lower_collective(
+        self, ctx: LocalContext, op: Op, x: Value, row: Lowering | None = None
+    ) -> Value:
         """`lower_collective(ctx, op, x)`, with the pending reduction of `op`'s
         operand (`ctx.partial`) a part of what makes ops alike."""
-        (result,) = self._lowered(ctx, op, [x], _lower_collective, _lower_collective)
+        (result,) = self._lowered(ctx, op, [x], _lower_collective, _lower_collective, row)
         return result
 
     def _lowered(
@@ -373,10 +391,11 @@ class LoweredOps:
         operands: list[Value],
         lower: Callable[[LocalContext, Op, list[Value]], list[Value]],
         how: Callable,
+        row: Lowering | None = None,
     ) -> list[Value]:
         """`lower(ctx, op, operands)`, or a copy of what it emitted for an op
         alike; `how`: the function `lower` stands for (a part of the key)."""
-        key = self._key(ctx, op, how)
+        key = self._key(ctx, op, how, lowering_of(op) if row is None else row)
         if key is None:
             return lower(ctx, op, operands)
         template = self._templates.get(key, _MISSING)
@@ -392,41 +411,50 @@ class LoweredOps:
             return lower(ctx, op, operands)
         return _instantiate(ctx, template, op, operands)
 
-    def _key(self, ctx: LocalContext, op: Op, how: Callable) -> tuple | None:
+    def _key(self, ctx: LocalContext, op: Op, how: Callable, row: Lowering) -> tuple | None:
         """What makes ops alike (see the class docstring), None where `op` is
-        lowered afresh; `how`: the lowering function."""
-        row = lowering_of(op)
+        lowered afresh; `how`: the lowering function, `row`: `op`'s row."""
         if row.reads_program or (op.regions and not row.reads_constants):
             return None
-        attribute = self._attribute
-        try:
-            attributes = tuple([(k, attribute(v)) for k, v in op.attributes.items()])
-            regions = self._regions_key(op) if op.regions else ()
-        except NoExactKey:
-            return None
-        if regions is None:
-            return None
+        # one flat tuple: the op's name, ..., its attributes (name, number), ...
+        key: list = [op.name, op.inherent, op.location is None, id(ctx.mesh), how]
+        attributes = op.attributes
+        if attributes:
+            seen = self._attribute_of_object.get
+            try:
+                for name, value in attributes.items():
+                    known = seen(id(value))
+                    if known is not None and known[0] is value:
+                        key += (name, known[1])
+                    else:
+                        key += (name, self._attribute(value))
+                regions = self._regions_key(op) if op.regions else ()
+            except NoExactKey:
+                return None
+            if regions is None:
+                return None
+        else:
+            regions = ()
         values = op.operands
-        kinds = self._kinds_of(ctx, (*values, *op.results))
+        results = op.results
+        key += (len(attributes), len(values), len(results))  # (where the parts end)
+        known_kind = self._kind_of.get
+        kinds = [*map(known_kind, values)]
+        if None in kinds:
+            kinds = [self._kind(v, ctx.sharding) for v in values]
+        key += kinds
+        kind = self._kind
+        for r in results:  # (first seen here: the next op reads them by their kind)
+            key.append(kind(r, ctx.sharding))
+        if len(values) > 1:  # which operands are the same value
+            key.append(tuple([values.index(v) for v in values]))
         if row.takes_partial:  # the pending reductions of the operands, which it combines
             pending = ctx.partial.get
-            partial = tuple([self._partial(pending(v)) for v in values])
-        else:
-            partial = ()
-        literals = tuple([self._literal(v) for v in values]) if row.reads_constants else ()
-        return (
-            op.name,
-            op.inherent,
-            op.location is None,
-            id(ctx.mesh),
-            how,
-            attributes,
-            kinds,
-            tuple([values.index(v) for v in values]),
-            partial,
-            regions,
-            literals,
-        )
+            key.append(tuple([self._partial(pending(v)) for v in values]))
+        key.append(regions)
+        if row.reads_constants:
+            key.append(tuple([self._literal(v) for v in values]))
+        return tuple(key)
 
     def _literal(self, value: Value) -> Hashable:
         """The literal of a value a constant op defines (None for other values)."""
@@ -439,41 +467,34 @@ class LoweredOps:
         """`op`'s regions op for op (names, attributes, types, locations,
         operands by their place), None where an op in them reads a value
         from outside them; `NoExactKey` propagates."""
-        places: dict[Value, int] = {}
         key: list = []
+        return tuple(key) if self._add_regions(op.regions, {}, key) else None
 
-        def add(regions: list[Region]) -> bool:
-            for region in regions:
-                key.append(len(region.blocks))
-                for block in region.blocks:
-                    key.append(tuple([(a.type, a.location) for a in block.arguments]))
-                    for a in block.arguments:
-                        places[a] = len(places)
-                    for inner in block.ops:
-                        operands = [places.get(v) for v in inner.operands]
-                        if None in operands:
-                            return False
-                        attributes = tuple(
-                            [(k, self._attribute(v)) for k, v in inner.attributes.items()]
-                        )
-                        types = tuple([r.type for r in inner.results])
-                        key.append((inner.name, inner.inherent, inner.location, attributes,
-                                    tuple(operands), types))  # fmt: skip
-                        for r in inner.results:
-                            places[r] = len(places)
-                        if inner.regions and not add(inner.regions):
-                            return False
-            return True
-
-        return tuple(key) if add(op.regions) else None
-
-    def _kinds_of(self, ctx: LocalContext, values: tuple[Value, ...]) -> tuple[int, ...]:
-        """The kind (`_kind`) of each of `values`."""
-        known = self._kind_of.get
-        kinds = [known(v) for v in values]
-        if None in kinds:
-            kinds = [self._kind(v, ctx.sharding) for v in values]
-        return tuple(kinds)
+    def _add_regions(self, regions: list[Region], places: dict[Value, int], key: list) -> bool:
+        """`_regions_key` of `regions` added to `key` (`places`: the values
+        defined in them so far, numbered); False where an op reads a value
+        from outside them. (A method, not a closure calling itself: that
+        would be a cycle of references, left for the collector.)"""
+        attribute = self._attribute
+        for region in regions:
+            key.append(len(region.blocks))
+            for block in region.blocks:
+                key.append(tuple([(a.type, a.location) for a in block.arguments]))
+                for a in block.arguments:
+                    places[a] = len(places)
+                for inner in block.ops:
+                    operands = [places.get(v) for v in inner.operands]
+                    if None in operands:
+                        return False
+                    attributes = tuple([(k, attribute(v)) for k, v in inner.attributes.items()])
+                    types = tuple([r.type for r in inner.results])
+                    key.append((inner.name, inner.inherent, inner.location, attributes,
+                                tuple(operands), types))  # fmt: skip
+                    for r in inner.results:
+                        places[r] = len(places)
+                    if inner.regions and not self._add_regions(inner.regions, places, key):
+                        return False
+        return True
 
     def _partial(self, partial: Partial | None) -> int | None:
         """A number per pending reduction (None: none): values share a few
@@ -505,17 +526,17 @@ class LoweredOps:
 
     def _attribute(self, value: object) -> Hashable:
         """The `exact_key` of attribute `value`, a number standing for it where
-        it is an immutable attribute object: a program shares a few such objects
-        (shardings) among thousands of ops, each keyed without hashing its fields
-        (numbers are no `exact_key`, which keeps an integer's class). The axis
-        lists of sdy collectives, which `exact_key` does not know, are keyed by
-        their text."""
-        cls = value.__class__
-        if cls not in _IMMUTABLE_ATTRIBUTES:
-            return exact_key(value)
+        it is an immutable attribute object (`_immutable`): a program shares a
+        few such objects (shardings) among thousands of ops, each keyed without
+        hashing its fields (numbers are no `exact_key`, which keeps an integer's
+        class). The axis lists of sdy collectives, which `exact_key` does not
+        know, are keyed by their text."""
         seen = self._attribute_of_object.get(id(value))
         if seen is not None and seen[0] is value:
             return seen[1]
+        cls = value.__class__
+        if cls not in _IMMUTABLE_ATTRIBUTES and not (cls in _CONTAINERS and _immutable(value)):
+            return exact_key(value)
         key = (cls, str(value)) if cls in _AXIS_LISTS else exact_key(value)
         number = self._attributes.setdefault(key, len(self._attributes))
         self._attribute_of_object[id(value)] = (value, number)
@@ -525,9 +546,33 @@ class LoweredOps:
 # Attribute classes whose objects never change (frozen, of immutable fields).
 _AXIS_LISTS = frozenset({AxisRefList, ListOfAxisRefLists, AllToAllParamList})
 _IMMUTABLE_ATTRIBUTES = frozenset(
-    {TensorSharding, TensorShardingPerValue, DenseElementsAttr, DenseArrayAttr, IntegerAttr}
+    {
+        TensorSharding,
+        TensorShardingPerValue,
+        DenseElementsAttr,
+        DenseArrayAttr,
+        IntegerAttr,
+        EnumAttr,
+        OpShardingRule,
+    }
     | _AXIS_LISTS
 )
+# Frozen classes that may hold mutable values (a struct's field, a tuple's item).
+_CONTAINERS = frozenset({tuple, StructAttr})
+_PLAIN = frozenset({int, bool, float, str, type(None)})
+
+
+def _immutable(value: object) -> bool:
+    """Whether attribute `value` never changes: of an immutable class, or a
+    tuple or struct of immutable values."""
+    cls = value.__class__
+    if cls in _PLAIN or cls in _IMMUTABLE_ATTRIBUTES:
+        return True
+    if cls is tuple:
+        return all(map(_immutable, value))
+    if cls is StructAttr:
+        return all(_immutable(v) for _, v in value.fields)
+    return False
 
 
 _MISSING = object()
@@ -555,6 +600,19 @@ def _template(
     if not own.issuperset(results):
         return None
     located = tuple(op.location is not None and e.location == op.location for e in emitted)
+    # the values a copy reads: its operands, then each op's results (the first
+    # place of a value: an operand given twice is read from the first)
+    places: dict[Value, int] = {}
+    for v in operands:
+        places.setdefault(v, len(places))
+    reads: list[tuple[int, ...] | None] = []
+    count = len(operands)
+    for e in emitted:
+        shareable = not e.regions and all(map(_shareable, e.attributes.values()))
+        reads.append(tuple([places[v] for v in e.operands]) if shareable else None)
+        for r in e.results:
+            places[r] = count
+            count += 1
     return _Template(
         ctx.mesh,
         tuple(operands),
@@ -564,27 +622,64 @@ def _template(
         tuple(ctx.partial.get(r) for r in op.results),
         channel,
         ctx.next_channel - channel,
+        tuple(reads),
+        tuple([places[v] for v in results]),
+        any(p is not None for p in (ctx.partial.get(r) for r in op.results)),
     )
+
+
+def _shareable(value: object) -> bool:
+    """Whether copies of an op may share its attribute `value` (not a
+    dictionary, nor a list, nor a tuple holding one)."""
+    cls = value.__class__
+    if cls is tuple:
+        return all(map(_shareable, value))
+    return cls is not dict and cls is not list
 
 
 def _instantiate(
     ctx: LocalContext, template: _Template, op: Op, operands: list[Value]
 ) -> list[Value]:
-    """`template`'s ops on `op`'s local `operands` (see `LoweredOps`)."""
-    mapping = dict(zip(template.operands, operands, strict=True))
+    """`template`'s ops on `op`'s local `operands` (see `LoweredOps`): each
+    made anew from the template's op (its name, result types, attributes),
+    an op with regions cloned."""
+    values = list(operands)
+    insert = ctx.builder.insert
+    location = op.location
     offset = ctx.next_channel - template.first_channel
-    for emitted, located in zip(template.ops, template.located, strict=True):
-        new = emitted.clone(mapping)
-        if located:
-            new.location = op.location
+    for emitted, located, reads in zip(template.ops, template.located, template.reads, strict=True):
+        if reads is None:
+            mapping = dict(zip(_template_values(template), values, strict=False))
+            new = emitted.clone(mapping)
+            if located:
+                new.location = location
+        else:
+            new = Op(
+                emitted.name,
+                [values[i] for i in reads],
+                [r.type for r in emitted.results],
+                emitted.attributes,
+                location=location if located else emitted.location,
+                inherent=emitted.inherent,
+            )
         if template.channels:
             _renumber_channels(new, offset)
-        ctx.builder.insert(new)
+        insert(new)
+        values += new.results
     ctx.next_channel += template.channels
-    for result, partial in zip(op.results, template.partial, strict=True):
-        if partial is not None:
-            ctx.partial[result] = partial
-    return [mapping.get(v, v) for v in template.results]
+    if template.any_partial:
+        for result, partial in zip(op.results, template.partial, strict=True):
+            if partial is not None:
+                ctx.partial[result] = partial
+    return [values[i] for i in template.made]
+
+
+def _template_values(template: _Template) -> list[Value]:
+    """The values a copy of `template` reads, as the template has them (see `_Template`)."""
+    values = list(template.operands)
+    for emitted in template.ops:
+        values += emitted.results
+    return values
 
 
 def _renumber_channels(op: Op, offset: int) -> None:

@@ -28,6 +28,7 @@ from shardonnay.ir.core import Module, Op, Value
 from shardonnay.ir.shardings import SHARDING, func_result_sharding, sharding_of
 from shardonnay.ir.shardings import mesh_of as sharding_mesh
 from shardonnay.mesh import Mesh
+from shardonnay.ops.traits import COMPUTATION, SHARDING_ANNOTATION, traits_of
 from shardonnay.partitioner.local.context import partition_error
 from shardonnay.partitioner.local.maximal import maximal_device
 from shardonnay.sharding import (
@@ -53,65 +54,88 @@ class ProgramShardings:
 
 def collect_shardings(module: Module) -> ProgramShardings:
     """See the module docstring."""
-    meshes = module.meshes
-    found: list[tuple[Value | None, TensorSharding, Op]] = []
+    found = _Found(module.meshes)
     for func in module.functions:
         for arg in func.arguments if not func.is_declaration else ():
             sharding = sharding_of(arg)
             if sharding is not None:
-                found.append((arg, sharding, func.op))
+                found.add(arg, sharding, func.op)
+        plain = _PLAIN_NAMES
         for op in func.walk():
-            found += [(v, s, op) for v, s in op_shardings(op)]
+            name = op.name
+            is_plain = plain.get(name)
+            if is_plain is None:
+                is_plain = plain[name] = _states_shardings_per_value(name)
+            if not is_plain or op.regions:
+                for v, s in op_shardings(op):
+                    found.add(v, s, op)
+                continue
+            # (most ops: the shardings of their results in their `sdy.sharding`)
+            results = op.results
+            if not results:
+                continue
+            per_value = op.attributes.get(SHARDING)
+            if isinstance(per_value, TensorShardingPerValue):
+                for i, r in enumerate(results):
+                    found.add(r, per_value[i], op)
         for i in range(len(func.type.results)):
             sharding = func_result_sharding(func, i)
             if sharding is not None:
-                found.append((None, sharding, func.op))
-    splits = _Splits(meshes)
-    used: dict[Mesh, str] = {}
-    shardings: dict[Value, TensorSharding] = {}
-    for v, sharding, op in found:
-        mesh = splits.split_on(sharding, op)
-        if mesh is not None:
-            used.setdefault(mesh, str(sharding.mesh))
-            if v is not None:
-                shardings[v] = sharding
-    largest = max(used, key=lambda m: m.size, default=Mesh())  # the first of the most devices
-    devices = [splits.maximal_device(s) for _, s, _ in found]
-    pinned = {
-        v: d for (v, _, _), d in zip(found, devices, strict=True) if v is not None and d is not None
-    }
-    num_devices = max([largest.size, *(d + 1 for d in devices if d is not None)])
-    return ProgramShardings(shardings, largest, bool(used), pinned, num_devices)
+                found.add(None, sharding, func.op)
+    largest = max(found.used, key=lambda m: m.size, default=Mesh())  # the first of the most devices
+    num_devices = max(largest.size, found.devices)
+    return ProgramShardings(found.shardings, largest, bool(found.used), found.pinned, num_devices)
 
 
-class _Splits:
-    """`is_split` and `maximal_device` of the shardings of one program,
-    worked out once per sharding object: a program's values share a few
-    sharding objects (each kept here, so that its id is not reused)."""
+# Op names -> whether `sharding_of` reads their results' shardings from their
+# `sdy.sharding` (one per result): ops neither of the sdy dialect (collectives
+# and annotations name theirs otherwise) nor computations nor annotations.
+_PLAIN_NAMES: dict[str, bool] = {}
+
+
+def _states_shardings_per_value(name: str) -> bool:
+    traits = traits_of(name)
+    return (
+        not name.startswith("sdy.")
+        and SHARDING_ANNOTATION not in traits
+        and COMPUTATION not in traits
+    )
+
+
+class _Found:
+    """The shardings of a program's values, as `collect_shardings` meets
+    them: those that split values (`shardings`, their meshes in `used`, in
+    the order met), the values pinned to a device (`pinned`), and one more
+    than the largest device a value is pinned to (`devices`)."""
 
     def __init__(self, meshes: dict[str, Mesh]) -> None:
         self.meshes = meshes
-        self._split: dict[int, tuple[TensorSharding, Mesh | None]] = {}
-        self._device: dict[int, tuple[TensorSharding, int | None]] = {}
+        self.used: dict[Mesh, str] = {}
+        self.shardings: dict[Value, TensorSharding] = {}
+        self.pinned: dict[Value, int] = {}
+        self.devices = 0
+        # sharding objects met (kept, so their ids are not reused) -> the mesh
+        # they split values on and the device they pin them to
+        self._met: dict[int, tuple[TensorSharding, Mesh | None, int | None]] = {}
 
-    def split_on(self, sharding: TensorSharding, op: Op) -> Mesh | None:
-        """The mesh `sharding` splits a value on, None where it splits none
-        (`PartitionError` at `op` for an unknown mesh)."""
-        seen = self._split.get(id(sharding))
-        if seen is not None and seen[0] is sharding:
-            return seen[1]
-        mesh = mesh_of(sharding, self.meshes, op)
-        on = mesh if is_split(sharding, mesh) else None
-        self._split[id(sharding)] = (sharding, on)
-        return on
-
-    def maximal_device(self, sharding: TensorSharding) -> int | None:
-        seen = self._device.get(id(sharding))
-        if seen is not None and seen[0] is sharding:
-            return seen[1]
-        device = maximal_device(sharding, self.meshes)
-        self._device[id(sharding)] = (sharding, device)
-        return device
+    def add(self, v: Value | None, sharding: TensorSharding, op: Op) -> None:
+        """Value `v` (None: a function's result) has `sharding`, stated at `op`."""
+        met = self._met.get(id(sharding))
+        if met is None or met[0] is not sharding:
+            mesh = mesh_of(sharding, self.meshes, op)
+            if not is_split(sharding, mesh):
+                mesh = None
+            device = maximal_device(sharding, self.meshes)
+            if mesh is not None:
+                self.used.setdefault(mesh, str(sharding.mesh))
+            if device is not None:
+                self.devices = max(self.devices, device + 1)
+            met = self._met[id(sharding)] = (sharding, mesh, device)
+        if v is not None:
+            if met[1] is not None:
+                self.shardings[v] = sharding
+            if met[2] is not None:
+                self.pinned[v] = met[2]
 
 
 def mesh_of(sharding: TensorSharding, meshes: dict[str, Mesh], op: Op) -> Mesh:
