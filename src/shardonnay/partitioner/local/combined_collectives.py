@@ -65,6 +65,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from functools import partial
 
 import numpy as np
 
@@ -88,14 +89,15 @@ def combine_collectives(module: Module) -> int:
     returns how many were merged into a later one."""
     merged = 0
     devices = _partitions(module)
-    for block in list(module.function_blocks()):
+    texts: dict[int, tuple[object, str]] = {}  # see `_key`
+    for block in _function_blocks(module):
         if _COLLECTIVES.isdisjoint([op.name for op in block.ops]):
             continue  # (most blocks: reductions' bodies)
-        merged += _combine_in(block, devices)
+        merged += _combine_in(block, devices, texts)
         packed = {
             op: _pack(op, block)
             for op in block.ops
-            if op.name in _COLLECTIVES and op.num_operands > 1 and _key(op) is not None
+            if op.name in _COLLECTIVES and op.num_operands > 1 and _key(op, texts) is not None
         }
         if packed:  # each variadic collective replaced by its ops, the block rebuilt once
             block.ops[:] = [new for op in block.ops for new in packed.get(op, (op,))]
@@ -114,17 +116,33 @@ _COLLECTIVES = frozenset(
 )
 
 
-def _combine_in(block: Block, devices: int | None) -> int:
+def _function_blocks(module: Module) -> list[Block]:
+    """`module.function_blocks()`, in that order, walking only into the ops
+    that have regions."""
+    blocks = []
+    for func in module.functions:
+        blocks.append(func.body)
+        for op in func.body.ops:
+            if op.regions:
+                blocks += [b for inner in op.walk() for r in inner.regions for b in r.blocks]
+    return blocks
+
+
+def _combine_in(
+    block: Block, devices: int | None, texts: dict[int, tuple[object, str]] | None = None
+) -> int:
     """Combines the collectives of `block` (see `combine_collectives`): visits
     its ops in order, merging each combinable one into the pending one of its
     kind where it does not depend on it; the ops of the block are rewritten
-    once, at the end."""
+    once, at the end (`texts`: see `_key`)."""
     merged = 0
     schedule = _Schedule()
     pending: dict[tuple, _Combination] = {}
     permutes: dict[str, list[_Pending]] = {}  # element type -> the latest ones, newest last
+    log, at = schedule.log, schedule.at
     for op in list(block.ops):
-        schedule.place(op)
+        at[op] = len(log)  # (`schedule.place(op)`)
+        log.append(op)
         if op.name not in _COLLECTIVES:
             continue
         if devices is not None and _permute_pairs(op) is not None:
@@ -132,7 +150,7 @@ def _combine_in(block: Block, devices: int | None) -> int:
             merged += _overlay_into_recent(block, schedule, recent, op, devices)
             del recent[:-_RECENT_PERMUTES]
             continue
-        key = _key(op)
+        key = _key(op, texts)
         if key is None:
             continue
         earlier = pending.get(key)
@@ -148,8 +166,10 @@ def _combine_in(block: Block, devices: int | None) -> int:
     return merged
 
 
-def _key(op: Op) -> tuple | None:
-    """What must agree for two collectives to combine, or None (not combinable)."""
+def _key(op: Op, texts: dict[int, tuple[object, str]] | None = None) -> tuple | None:
+    """What must agree for two collectives to combine, or None (not combinable);
+    `texts`: the text of attribute values met before, by their id (with the
+    value, so that the id is not reused)."""
     if op.name in ("stablehlo.all_gather", "stablehlo.all_to_all"):
         reduction = None
     elif op.name in ("stablehlo.all_reduce", "stablehlo.reduce_scatter"):
@@ -176,14 +196,26 @@ def _key(op: Op) -> tuple | None:
         _moved_dim(v.type, r.type) is None for v, r in pairs
     ):
         return None
+    text = str if texts is None else partial(_text, texts)
     attributes = tuple(
         sorted(
-            (name, str(value))
+            (name, text(value))
             for name, value in op.attributes.items()
             if name != "channel_handle" and name not in _MOVED_DIM
         )
     )
     return (op.name, reduction, elements.pop(), attributes)
+
+
+def _text(texts: dict[int, tuple[object, str]], value: object) -> str:
+    """`str(value)`, kept in `texts` (collectives share their groups' attributes)."""
+    known = texts.get(id(value))
+    if known is not None and known[0] is value:
+        return known[1]
+    text = str(value)
+    if not isinstance(value, (dict, list)):  # (those may change)
+        texts[id(value)] = (value, text)
+    return text
 
 
 def _reduction(op: Op) -> str | None:
@@ -286,6 +318,9 @@ class _Schedule:
         self.run_of: dict[Op, _Run] = {}
         self.broken: set[_Run | None] = set()
         self.overlays = 0  # overlays so far: they change what the ops reading permutes read
+        # the operands of ops with regions and of the ops in them (`operands_of`), and
+        # the overlays before they were gathered
+        self._nested_operands: dict[Op, tuple[int, list[Value]]] = {}
 
     def place(self, op: Op) -> None:
         self.at[op] = len(self.log)
@@ -316,7 +351,11 @@ class _Schedule:
         if combination is not None:
             return combination.operands(self.overlays)
         if op.regions:
-            return [v for inner in op.walk() for v in inner.operands]
+            known = self._nested_operands.get(op)
+            if known is None or known[0] != self.overlays:
+                operands = [v for inner in op.walk() for v in inner.operands]
+                known = self._nested_operands[op] = (self.overlays, operands)
+            return known[1]
         return op.operands
 
     def reads(self, op: Op, values: set[Value]) -> bool:
@@ -496,19 +535,36 @@ class _Pending:
         what they compute: a search back from its operands through the ops
         placed after this one (those placed before cannot read it), its
         readers known so far read it."""
-        readers, position = self.readers, schedule.position
+        at, combinations, readers = schedule.at, schedule.combinations, self.readers
         own = self.latest
-        start = position(own)
+        start = schedule.position(own)
         seen: set[Op] = set()
         operands = list(later.operands)
+        pop, extend = operands.pop, operands.extend
         while operands:
-            node = schedule.node_of(operands.pop())
+            node = pop().op  # (`schedule.node_of`)
+            if node is None:
+                continue
+            combination = combinations.get(node)
+            if combination is not None:
+                node = combination.members[-1]
+            where = at.get(node)
+            if where is None:
+                continue
             if node is own or node in readers:
                 return True
-            if node is None or node in seen or position(node) < start:
+            if node in seen:
+                continue
+            if where.__class__ is int:
+                if where << _SHIFT < start:
+                    continue
+            elif schedule.position(node) < start:
                 continue
             seen.add(node)
-            operands.extend(schedule.operands_of(node))
+            if combination is not None or node.regions:
+                extend(schedule.operands_of(node))
+            else:
+                extend(node.operands)
         return False
 
     @property

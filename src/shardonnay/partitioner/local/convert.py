@@ -431,9 +431,9 @@ class _Conversion:
             ]
         if op.regions:
             regions = partial(self._regions_of, op, traits)
-            results = self.lowered.lower_with_regions(ctx, op, operands, regions, row)
+            results = self.lowered.lower_with_regions(ctx, op, operands, regions)
         else:
-            results = self.lowered.lower(ctx, op, operands, row)
+            results = self.lowered.lower(ctx, op, operands)
         results_of = op.results
         if len(results_of) == 1:
             values[results_of[0]] = results[0]
@@ -481,7 +481,7 @@ class _Conversion:
         elif SHARDING_COLLECTIVE in traits:
             if pinned:
                 raise partition_error(op, "a collective of a value pinned to one device")
-            results = [self.lowered.lower_collective(ctx, op, operands[0], row)]
+            results = [self.lowered.lower_collective(ctx, op, operands[0])]
         elif CALL in traits:
             results = self._call(op, operands)
         elif CONTROL_FLOW in traits:
@@ -505,9 +505,9 @@ class _Conversion:
             results = self._partial_results(op, whole)
         elif op.regions:
             regions = partial(self._regions_of, op, traits)
-            results = self.lowered.lower_with_regions(ctx, op, operands, regions, row)
+            results = self.lowered.lower_with_regions(ctx, op, operands, regions)
         else:
-            results = self.lowered.lower(ctx, op, operands, row)
+            results = self.lowered.lower(ctx, op, operands)
         self.values.update(zip(op.results, results, strict=True))
         self._spread_whole_results(op)
 

@@ -69,7 +69,7 @@ from shardonnay.ir.attributes import (
     exact_key,
 )
 from shardonnay.ir.core import Op, Region, Value
-from shardonnay.ir.types import TensorType
+from shardonnay.ir.types import TensorType, Type
 from shardonnay.layout import equivalent
 from shardonnay.mesh import Mesh
 from shardonnay.ops.rules import rule_for
@@ -316,6 +316,7 @@ class _Template:
     first_channel: int
     channels: int
     reads: tuple[tuple[int, ...] | None, ...]
+    types: tuple[tuple[Type, ...], ...]
     made: tuple[int, ...]
     any_partial: bool
 
@@ -347,12 +348,9 @@ class LoweredOps:
         self._partials: dict[Partial, int] = {}  # pending reductions -> a small number
         self._partial_of_object: dict[int, tuple[Partial, int]] = {}  # alike, by id
 
-    def lower(
-        self, ctx: LocalContext, op: Op, operands: list[Value], row: Lowering | None = None
-    ) -> list[Value]:
-        """`lower_op(ctx, op, operands, [])` for an op without regions (`row`:
-        its row of `LOWERINGS`, where the caller has it)."""
-        return self._lowered(ctx, op, operands, _lower_plain, _lower_plain, row)
+    def lower(self, ctx: LocalContext, op: Op, operands: list[Value]) -> list[Value]:
+        """`lower_op(ctx, op, operands, [])` for an op without regions."""
+        return self._lowered(ctx, op, operands, _lower_plain, _lower_plain)
 
     def lower_with_regions(
         self,
@@ -360,28 +358,23 @@ class LoweredOps:
         op: Op,
         operands: list[Value],
         regions: Callable[[], list[Region]],
-        row: Lowering | None = None,
     ) -> list[Value]:
         """`lower_op(ctx, op, operands, regions())` for an op with regions, whose
         `regions()` converts them (not called where a copy serves): ops alike
         (`reads_constants` rows) also have regions alike, op for op
         (`_regions_key`), and constant operands of the same literals."""
-        if row is None:
-            row = lowering_of(op)
-        if not row.reads_constants:
+        if not lowering_of(op).reads_constants:
             return lower_op(ctx, op, operands, regions())
 
         def lower(ctx: LocalContext, op: Op, operands: list[Value]) -> list[Value]:
             return lower_op(ctx, op, operands, regions())
 
-        return self._lowered(ctx, op, operands, lower, lower_op, row)
+        return self._lowered(ctx, op, operands, lower, lower_op)
 
-    def lower_collective(
-        self, ctx: LocalContext, op: Op, x: Value, row: Lowering | None = None
-    ) -> Value:
+    def lower_collective(self, ctx: LocalContext, op: Op, x: Value) -> Value:
         """`lower_collective(ctx, op, x)`, with the pending reduction of `op`'s
         operand (`ctx.partial`) a part of what makes ops alike."""
-        (result,) = self._lowered(ctx, op, [x], _lower_collective, _lower_collective, row)
+        (result,) = self._lowered(ctx, op, [x], _lower_collective, _lower_collective)
         return result
 
     def _lowered(
@@ -391,11 +384,10 @@ class LoweredOps:
         operands: list[Value],
         lower: Callable[[LocalContext, Op, list[Value]], list[Value]],
         how: Callable,
-        row: Lowering | None = None,
     ) -> list[Value]:
         """`lower(ctx, op, operands)`, or a copy of what it emitted for an op
         alike; `how`: the function `lower` stands for (a part of the key)."""
-        key = self._key(ctx, op, how, lowering_of(op) if row is None else row)
+        key = self._key(ctx, op, how, LOWERINGS.get(op.name, GENERIC))
         if key is None:
             return lower(ctx, op, operands)
         template = self._templates.get(key, _MISSING)
@@ -443,9 +435,16 @@ class LoweredOps:
         if None in kinds:
             kinds = [self._kind(v, ctx.sharding) for v in values]
         key += kinds
-        kind = self._kind
-        for r in results:  # (first seen here: the next op reads them by their kind)
-            key.append(kind(r, ctx.sharding))
+        # the results' kinds, first asked for here (the next ops read them as operands)
+        sharding, by_object = ctx.shardings.get, self._kind_of_object.get
+        for r in results:
+            t, s = r.type, sharding(r)
+            seen = by_object((id(t), id(s)))
+            if seen is not None and seen[0] is t and seen[1] is s:
+                self._kind_of[r] = kind = seen[2]
+            else:
+                kind = self._kind(r, ctx.sharding)
+            key.append(kind)
         if len(values) > 1:  # which operands are the same value
             key.append(tuple([values.index(v) for v in values]))
         if row.takes_partial:  # the pending reductions of the operands, which it combines
@@ -623,6 +622,7 @@ def _template(
         channel,
         ctx.next_channel - channel,
         tuple(reads),
+        tuple([tuple([r.type for r in e.results]) for e in emitted]),
         tuple([places[v] for v in results]),
         any(p is not None for p in (ctx.partial.get(r) for r in op.results)),
     )
@@ -647,7 +647,9 @@ def _instantiate(
     insert = ctx.builder.insert
     location = op.location
     offset = ctx.next_channel - template.first_channel
-    for emitted, located, reads in zip(template.ops, template.located, template.reads, strict=True):
+    for emitted, located, reads, types in zip(
+        template.ops, template.located, template.reads, template.types, strict=True
+    ):
         if reads is None:
             mapping = dict(zip(_template_values(template), values, strict=False))
             new = emitted.clone(mapping)
@@ -657,7 +659,7 @@ def _instantiate(
             new = Op(
                 emitted.name,
                 [values[i] for i in reads],
-                [r.type for r in emitted.results],
+                types,
                 emitted.attributes,
                 location=location if located else emitted.location,
                 inherent=emitted.inherent,
