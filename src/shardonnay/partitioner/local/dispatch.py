@@ -68,7 +68,7 @@ from shardonnay.ir.attributes import (
     StructAttr,
     exact_key,
 )
-from shardonnay.ir.core import Op, Region, Value
+from shardonnay.ir.core import Block, Op, Region, Value
 from shardonnay.ir.types import TensorType, Type
 from shardonnay.layout import equivalent
 from shardonnay.mesh import Mesh
@@ -305,7 +305,9 @@ class _Template:
     How a copy is made (`_instantiate`): the values a copy reads, in order,
     are its operands, then the results of each op it has made; `reads`
     gives, per op, the places of its operands among them (None for an op
-    with regions, which is cloned), `made` the places of the results."""
+    that is cloned: one with attributes its copies may not share, or with
+    regions `_body` does not describe), `types` its result types, `bodies`
+    its regions (`_body`), `made` the places of the results."""
 
     mesh: Mesh
     operands: tuple[Value, ...]
@@ -317,6 +319,7 @@ class _Template:
     channels: int
     reads: tuple[tuple[int, ...] | None, ...]
     types: tuple[tuple[Type, ...], ...]
+    bodies: tuple[tuple[_Body, ...], ...]
     made: tuple[int, ...]
     any_partial: bool
 
@@ -605,10 +608,16 @@ def _template(
     for v in operands:
         places.setdefault(v, len(places))
     reads: list[tuple[int, ...] | None] = []
-    count = len(operands)
+    bodies: list[tuple[_Body, ...]] = []
+    count = len(operands)  # (the values read so far: an operand given twice counts twice)
     for e in emitted:
-        shareable = not e.regions and all(map(_shareable, e.attributes.values()))
-        reads.append(tuple([places[v] for v in e.operands]) if shareable else None)
+        body = tuple([_body(region, places, count) for region in e.regions])
+        if all(map(_shareable, e.attributes.values())) and None not in body:
+            reads.append(tuple([places[v] for v in e.operands]))
+            bodies.append(body)
+        else:
+            reads.append(None)
+            bodies.append(())
         for r in e.results:
             places[r] = count
             count += 1
@@ -623,9 +632,69 @@ def _template(
         ctx.next_channel - channel,
         tuple(reads),
         tuple([tuple([r.type for r in e.results]) for e in emitted]),
+        tuple(bodies),
         tuple([places[v] for v in results]),
         any(p is not None for p in (ctx.partial.get(r) for r in op.results)),
     )
+
+
+@dataclass(frozen=True)
+class _Body:
+    """How a copy makes a region of one block whose ops have no regions (a
+    reduction's body): its arguments' types and locations, and per op its
+    name, the places of its operands (among the values the op with the
+    region reads, then the block's arguments and the results of the ops
+    before), result types, attributes (shared by the copies), location and
+    inherent attributes."""
+
+    types: tuple[Type, ...]
+    locations: tuple[str | None, ...]
+    ops: tuple[tuple[str, tuple[int, ...], tuple[Type, ...], dict, str | None, object], ...]
+
+
+def _body(region: Region, places: dict[Value, int], count: int) -> _Body | None:
+    """`region`'s `_Body`, where the op holding it reads `count` values, those
+    of `places` at their place; None where it is not one block of ops
+    without regions, or where they have attributes copies may not share."""
+    if len(region.blocks) != 1:
+        return None
+    block = region.blocks[0]
+    inner = dict(places)
+    for a in block.arguments:
+        inner[a] = count
+        count += 1
+    ops = []
+    for op in block.ops:
+        if op.regions or not all(map(_shareable, op.attributes.values())):
+            return None
+        reads = tuple([inner.get(v, -1) for v in op.operands])
+        if -1 in reads:
+            return None
+        ops.append(
+            (op.name, reads, tuple([r.type for r in op.results]), op.attributes, op.location,
+             op.inherent)
+        )  # fmt: skip
+        for r in op.results:
+            inner[r] = count
+            count += 1
+    arguments = block.arguments
+    return _Body(
+        tuple([a.type for a in arguments]), tuple([a.location for a in arguments]), tuple(ops)
+    )
+
+
+def _made_region(body: _Body, values: list[Value]) -> Region:
+    """A region made as `body` says, in an op reading `values`."""
+    block = Block(body.types)
+    for argument, location in zip(block.arguments, body.locations, strict=True):
+        argument.location = location
+    env = values + block.arguments
+    for name, reads, types, attributes, location, inherent in body.ops:
+        op = Op(name, [env[i] for i in reads], types, attributes, location=location,
+                inherent=inherent)  # fmt: skip
+        block.append(op)
+        env += op.results
+    return Region([block])
 
 
 def _shareable(value: object) -> bool:
@@ -647,9 +716,10 @@ def _instantiate(
     insert = ctx.builder.insert
     location = op.location
     offset = ctx.next_channel - template.first_channel
-    for emitted, located, reads, types in zip(
-        template.ops, template.located, template.reads, template.types, strict=True
-    ):
+    for emitted, located, reads, types, bodies in zip(
+        template.ops, template.located, template.reads, template.types, template.bodies,
+        strict=True,
+    ):  # fmt: skip
         if reads is None:
             mapping = dict(zip(_template_values(template), values, strict=False))
             new = emitted.clone(mapping)
@@ -664,6 +734,8 @@ def _instantiate(
                 location=location if located else emitted.location,
                 inherent=emitted.inherent,
             )
+            for body in bodies:
+                new.add_region(_made_region(body, values))
         if template.channels:
             _renumber_channels(new, offset)
         insert(new)
