@@ -348,6 +348,10 @@ class LoweredOps:
         self._kind_of_object: dict[tuple, tuple[object, TensorSharding | None, int]] = {}
         self._attributes: dict[Hashable, int] = {}  # `exact_key`s -> a small number
         self._attribute_of_object: dict[int, tuple[object, int]] = {}  # alike, by id
+        # `_look`: what ops are (but for their values) -> a small number, and `_key`'s
+        # looks of them -> that number and their attribute values
+        self._numbers: dict[tuple, int] = {}
+        self._looks: dict[tuple, tuple[int, tuple]] = {}
         self._partials: dict[Partial, int] = {}  # pending reductions -> a small number
         self._partial_of_object: dict[int, tuple[Partial, int]] = {}  # alike, by id
 
@@ -411,19 +415,18 @@ class LoweredOps:
         lowered afresh; `how`: the lowering function, `row`: `op`'s row."""
         if row.reads_program or (op.regions and not row.reads_constants):
             return None
-        # one flat tuple: the op's name, ..., its attributes (name, number), ...
-        key: list = [op.name, op.inherent, op.location is None, id(ctx.mesh), how]
         attributes = op.attributes
-        if attributes:
-            seen = self._attribute_of_object.get
+        # what the op is, but for its values and regions: its name, inherent
+        # attributes, whether it has a location, its attributes (the same
+        # objects: a program shares a few among thousands of ops)
+        look = (op.name, op.inherent, op.location is None, *attributes, *map(id, attributes.values()))
+        known = self._looks.get(look)
+        number = self._look(op, look) if known is None else known[0]
+        if number is None:
+            return None
+        if op.regions:
             try:
-                for name, value in attributes.items():
-                    known = seen(id(value))
-                    if known is not None and known[0] is value:
-                        key += (name, known[1])
-                    else:
-                        key += (name, self._attribute(value))
-                regions = self._regions_key(op) if op.regions else ()
+                regions = self._regions_key(op)
             except NoExactKey:
                 return None
             if regions is None:
@@ -432,7 +435,7 @@ class LoweredOps:
             regions = ()
         values = op.operands
         results = op.results
-        key += (len(attributes), len(values), len(results))  # (where the parts end)
+        key: list = [number, id(ctx.mesh), how, len(values), len(results)]
         known_kind = self._kind_of.get
         kinds = [*map(known_kind, values)]
         if None in kinds:
@@ -448,7 +451,9 @@ class LoweredOps:
             else:
                 kind = self._kind(r, ctx.sharding)
             key.append(kind)
-        if len(values) > 1:  # which operands are the same value
+        if len(values) == 2:  # which operands are the same value
+            key.append(values[0] is values[1])
+        elif len(values) > 2:
             key.append(tuple([values.index(v) for v in values]))
         if row.takes_partial:  # the pending reductions of the operands, which it combines
             pending = ctx.partial.get
@@ -457,6 +462,24 @@ class LoweredOps:
         if row.reads_constants:
             key.append(tuple([self._literal(v) for v in values]))
         return tuple(key)
+
+    def _look(self, op: Op, look: tuple) -> int | None:
+        """A number per op name, inherent attributes, presence of a location and
+        attributes (`exact_key`s); None where an attribute has no key. Kept by
+        `look` (`_key`) where every attribute value is immutable (the values
+        kept too, so that their ids are not reused)."""
+        attribute = self._attribute
+        try:
+            attributes = tuple([(k, attribute(v)) for k, v in op.attributes.items()])
+        except NoExactKey:
+            return None
+        number = self._numbers.setdefault(
+            (op.name, op.inherent, op.location is None, attributes), len(self._numbers)
+        )
+        values = tuple(op.attributes.values())
+        if all(id(v) in self._attribute_of_object for v in values):  # (all immutable)
+            self._looks[look] = (number, values)
+        return number
 
     def _literal(self, value: Value) -> Hashable:
         """The literal of a value a constant op defines (None for other values)."""
