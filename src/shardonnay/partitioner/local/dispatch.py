@@ -628,8 +628,8 @@ def _template(
     # the values a copy reads: its operands, then each op's results (the first
     # place of a value: an operand given twice is read from the first)
     places: dict[Value, int] = {}
-    for v in operands:
-        places.setdefault(v, len(places))
+    for i, v in enumerate(operands):
+        places.setdefault(v, i)
     reads: list[tuple[int, ...] | None] = []
     bodies: list[tuple[_Body, ...]] = []
     count = len(operands)  # (the values read so far: an operand given twice counts twice)
