@@ -153,8 +153,8 @@ class LocalContext:
         # the same by the sharding object (kept, so its id is not reused): values share
         # a few sharding objects, each looked up without hashing its fields
         self._axes_of_object: dict[int, tuple[TensorSharding, tuple]] = {}
-        # `split_mesh` by the sharding object (kept, so its id is not reused)
-        self._split_mesh_of_object: dict[int, tuple[TensorSharding, Mesh | None]] = {}
+        # `split_mesh` by the id of the sharding object (kept, so its id is not reused)
+        self.split_meshes: dict[int, tuple[TensorSharding, Mesh | None]] = {}
         # `local.factors.plan_factors`' plans by what they depend on
         self.plans: dict[tuple, Any] = {}
 
@@ -207,14 +207,14 @@ class LocalContext:
     def split_mesh(self, sharding: TensorSharding) -> Mesh | None:
         """The mesh of `sharding` where it shards some dim (along axes of size
         > 1), else None; worked out once per sharding object on a known mesh."""
-        seen = self._split_mesh_of_object.get(id(sharding))
+        seen = self.split_meshes.get(id(sharding))
         if seen is not None and seen[0] is sharding:
             return seen[1]
         mesh = None
         if any(self.axes_of(sharding, len(sharding.dims))):
             mesh = self.mesh_of_sharding(sharding)
         if isinstance(sharding.mesh, Mesh) or sharding.mesh in self.meshes:
-            self._split_mesh_of_object[id(sharding)] = (sharding, mesh)
+            self.split_meshes[id(sharding)] = (sharding, mesh)
         return mesh
 
     def is_replicated(self, value: Value) -> bool:

@@ -578,12 +578,13 @@ class _Conversion:
             for v in operands:
                 if v in pending:
                     return pending[v].mesh
-        sharding = ctx.shardings.get
+        sharding, split = ctx.shardings.get, ctx.split_meshes.get
         for values in (op.results, operands):
             for v in values:
                 s = sharding(v)
                 if s is not None:
-                    mesh = ctx.split_mesh(s)
+                    seen = split(id(s))  # (`ctx.split_mesh(s)`, known)
+                    mesh = seen[1] if seen is not None and seen[0] is s else ctx.split_mesh(s)
                     return ctx.mesh if mesh is None else mesh
         return self.mesh
 

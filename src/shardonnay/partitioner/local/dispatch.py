@@ -322,6 +322,10 @@ class _Template:
     bodies: tuple[tuple[_Body, ...], ...]
     made: tuple[int, ...]
     any_partial: bool
+    # one op of no regions, no channel, no pending reduction on the results, and
+    # those its results: (name, reads, result types, attributes, location or None
+    # where it takes the lowered op's, inherent attributes)
+    single: tuple | None
 
 
 class LoweredOps:
@@ -625,6 +629,7 @@ def _template(
     if not own.issuperset(results):
         return None
     located = tuple(op.location is not None and e.location == op.location for e in emitted)
+    any_partial = any(ctx.partial.get(r) is not None for r in op.results)
     # the values a copy reads: its operands, then each op's results (the first
     # place of a value: an operand given twice is read from the first)
     places: dict[Value, int] = {}
@@ -657,8 +662,25 @@ def _template(
         tuple([tuple([r.type for r in e.results]) for e in emitted]),
         tuple(bodies),
         tuple([places[v] for v in results]),
-        any(p is not None for p in (ctx.partial.get(r) for r in op.results)),
+        any_partial,
+        _single(emitted, reads, located, len(operands), [places[v] for v in results])
+        if not any_partial and ctx.next_channel == channel
+        else None,
     )
+
+
+def _single(
+    emitted: list[Op], reads: list, located: tuple[bool, ...], count: int, made: list[int]
+) -> tuple | None:
+    """`_Template.single` of a template (`count` operands), or None."""
+    if len(emitted) != 1 or reads[0] is None or emitted[0].regions:
+        return None
+    (e,) = emitted
+    if made != list(range(count, count + len(e.results))):
+        return None
+    location = None if located[0] else e.location
+    return (e.name, reads[0], tuple([r.type for r in e.results]), e.attributes, location,
+            e.inherent, located[0])  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -735,6 +757,13 @@ def _instantiate(
     """`template`'s ops on `op`'s local `operands` (see `LoweredOps`): each
     made anew from the template's op (its name, result types, attributes),
     an op with regions cloned."""
+    single = template.single
+    if single is not None:  # (most)
+        name, reads, types, attributes, location, inherent, located = single
+        new = Op(name, [operands[i] for i in reads], types, attributes,
+                 location=op.location if located else location, inherent=inherent)  # fmt: skip
+        ctx.builder.insert(new)
+        return list(new.results)
     values = list(operands)
     insert = ctx.builder.insert
     location = op.location
