@@ -140,7 +140,6 @@ from shardonnay.partitioner.local.shardings import (
     collect_shardings,
     is_split,
     mesh_of,
-    next_channel,
 )
 from shardonnay.partitioner.placement import device_count
 from shardonnay.progress import tracker
@@ -203,7 +202,7 @@ class _Conversion:
         check_devices(max(found.num_devices, found.mesh.size), "the program", max_devices)
         self.mesh, self.sharded = found.mesh, found.sharded  # the largest mesh of split values
         self.ctx = LocalContext(
-            Builder(self.out), self.meshes, self.mesh, found.shardings, next_channel(module)
+            Builder(self.out), self.meshes, self.mesh, found.shardings, found.next_channel
         )
         self.ctx.num_devices = found.num_devices
         self.pinned = found.pinned  # global values pinned to one device -> that device
@@ -211,6 +210,8 @@ class _Conversion:
         # (source, target, shape) of moves `relocate` found to leave a value as
         # it is (the same layout spelled alike, mostly): not worked out again
         self.kept: set[tuple] = set()
+        # `_on_devices` by the id of the sharding object (kept, so its id is not reused)
+        self._splits: dict[int, tuple[TensorSharding, bool]] = {}
         self.signatures = {f.name: self._signature(f) for f in module.functions}
         # whether some values are split on meshes of fewer devices than the program's
         meshes = {id(m): m for m in map(self.ctx.mesh_of_sharding, found.shardings.values())}
@@ -243,10 +244,15 @@ class _Conversion:
         return self._on_devices(func_result_sharding(func, i), func.op)
 
     def _on_devices(self, sharding: TensorSharding | None, op: Op) -> TensorSharding | None:
-        """`sharding`, or None (replicated) when it shards nothing."""
-        if sharding is None or not is_split(sharding, mesh_of(sharding, self.meshes, op)):
+        """`sharding`, or None (replicated) when it shards nothing (worked out
+        once per sharding object: a function's arguments share a few)."""
+        if sharding is None:
             return None
-        return sharding
+        seen = self._splits.get(id(sharding))
+        if seen is None or seen[0] is not sharding:
+            split = is_split(sharding, mesh_of(sharding, self.meshes, op))
+            seen = self._splits[id(sharding)] = (sharding, split)
+        return sharding if seen[1] else None
 
     def _conformed(self, value: Value, x: Value, sharding: TensorSharding | None, op: Op) -> Value:
         """Local `x` of `value`, laid out (or pinned) as `sharding` says (moved

@@ -50,47 +50,58 @@ class ProgramShardings:
     sharded: bool
     pinned: dict[Value, int]
     num_devices: int
+    next_channel: int  # `next_channel(module)`
 
 
 def collect_shardings(module: Module) -> ProgramShardings:
     """See the module docstring."""
     found = _Found(module.meshes)
+    plain: dict[str, bool] = {}  # op names -> `_states_shardings_per_value`
     for func in module.functions:
+        found.channel(func.op)
         for arg in func.arguments if not func.is_declaration else ():
             sharding = sharding_of(arg)
             if sharding is not None:
                 found.add(arg, sharding, func.op)
-        plain = _PLAIN_NAMES
         for op in func.walk():
+            attributes = op.attributes
+            if "channel_handle" in attributes:
+                found.channel(op)
+            results = op.results
             name = op.name
             is_plain = plain.get(name)
             if is_plain is None:
                 is_plain = plain[name] = _states_shardings_per_value(name)
-            if not is_plain or op.regions:
+            if not is_plain or not results:
                 for v, s in op_shardings(op):
                     found.add(v, s, op)
                 continue
             # (most ops: the shardings of their results in their `sdy.sharding`)
-            results = op.results
-            if not results:
-                continue
-            per_value = op.attributes.get(SHARDING)
+            per_value = attributes.get(SHARDING)
             if isinstance(per_value, TensorShardingPerValue):
                 for i, r in enumerate(results):
-                    found.add(r, per_value[i], op)
+                    s = per_value[i]
+                    if s is not None:
+                        found.add(r, s, op)
+            for region in op.regions:  # (the arguments `op_shardings` reads)
+                for block in region.blocks[:1]:
+                    for a in block.arguments:
+                        s = sharding_of(a)
+                        if s is not None:
+                            found.add(a, s, op)
         for i in range(len(func.type.results)):
             sharding = func_result_sharding(func, i)
             if sharding is not None:
                 found.add(None, sharding, func.op)
+    for op in module.ops:
+        if op.name != "func.func":
+            for inner in op.walk():
+                found.channel(inner)
     largest = max(found.used, key=lambda m: m.size, default=Mesh())  # the first of the most devices
     num_devices = max(largest.size, found.devices)
-    return ProgramShardings(found.shardings, largest, bool(found.used), found.pinned, num_devices)
-
-
-# Op names -> whether `sharding_of` reads their results' shardings from their
-# `sdy.sharding` (one per result): ops neither of the sdy dialect (collectives
-# and annotations name theirs otherwise) nor computations nor annotations.
-_PLAIN_NAMES: dict[str, bool] = {}
+    return ProgramShardings(
+        found.shardings, largest, bool(found.used), found.pinned, num_devices, found.channels + 1
+    )
 
 
 def _states_shardings_per_value(name: str) -> bool:
@@ -114,9 +125,16 @@ class _Found:
         self.shardings: dict[Value, TensorSharding] = {}
         self.pinned: dict[Value, int] = {}
         self.devices = 0
+        self.channels = 0  # the largest channel handle
         # sharding objects met (kept, so their ids are not reused) -> the mesh
         # they split values on and the device they pin them to
         self._met: dict[int, tuple[TensorSharding, Mesh | None, int | None]] = {}
+
+    def channel(self, op: Op) -> None:
+        """`op`'s channel handle noted (`next_channel`)."""
+        handle = op.attributes.get("channel_handle")
+        if handle is not None and hasattr(handle, "get"):
+            self.channels = max(self.channels, int(handle.get("handle", 0)))
 
     def add(self, v: Value | None, sharding: TensorSharding, op: Op) -> None:
         """Value `v` (None: a function's result) has `sharding`, stated at `op`."""
