@@ -91,7 +91,10 @@ def combine_collectives(module: Module) -> int:
     devices = _partitions(module)
     texts: dict[int, tuple[object, str]] = {}  # see `_key`
     for block in _function_blocks(module):
-        if _COLLECTIVES.isdisjoint([op.name for op in block.ops]):
+        for op in block.ops:
+            if op.name in _COLLECTIVES:
+                break
+        else:
             continue  # (most blocks: reductions' bodies)
         merged += _combine_in(block, devices, texts)
         packed = {
@@ -445,19 +448,23 @@ class _Schedule:
         last merges, as merging them one after another would."""
         merged = {c.latest: c for c in self.combinations.values() if len(c.members) > 1}
         combinations = sorted(merged.values(), key=lambda c: c.last_merge)
-        built = {id(c.members[-1]): _combined(c.members, block) for c in combinations}
-        return [built.get(id(op), op) for op in self.order()]
+        built = {c.members[-1]: _combined(c.members, block) for c in combinations}
+        return self.order(built)
 
-    def order(self) -> list[Op]:
-        """The placed ops in their order: the log without its stale entries."""
-        at, ops = self.at, []
+    def order(self, instead: dict[Op, Op] | None = None) -> list[Op]:
+        """The placed ops in their order: the log without its stale entries
+        (an op of `instead` in its stead)."""
+        at, ops = self.at.get, []
+        append = ops.append
         for i, entry in enumerate(self.log):
             if entry.__class__ is tuple:
                 run = entry[0]
                 if run.entry == i:
-                    ops += [op for op in run.ops if at.get(op) is run]
-            elif at.get(entry) == i:
-                ops.append(entry)
+                    ops += [op for op in run.ops if at(op) is run]
+            elif at(entry) == i:
+                append(entry)
+        if instead:
+            ops = [instead.get(op, op) for op in ops]
         return ops
 
 
@@ -494,7 +501,7 @@ class _Pending:
         if self._is_read_by(later, schedule):
             return None
         values, readers = self.values, self.readers
-        log = schedule.log
+        log, combinations = schedule.log, schedule.combinations
         found: list[Op] = []  # the readers this look adds
         i, end = self.mark, schedule.at[later]
         while i < end:
@@ -509,10 +516,16 @@ class _Pending:
                             found.append(op)
                             values.update(schedule.results_of(op))
                 continue
-            if entry not in readers and schedule.reads(entry, values):
-                readers.add(entry)
-                found.append(entry)
-                values.update(schedule.results_of(entry))
+            if entry in readers:
+                continue
+            if entry.regions or entry in combinations:  # (`schedule.reads(entry, values)`)
+                if values.isdisjoint(schedule.operands_of(entry)):
+                    continue
+            elif values.isdisjoint(entry.operands):
+                continue
+            readers.add(entry)
+            found.append(entry)
+            values.update(schedule.results_of(entry))
         self.mark = end
         at, position = schedule.at, schedule.position
         if schedule.intact(self.run):
@@ -535,20 +548,20 @@ class _Pending:
         what they compute: a search back from its operands through the ops
         placed after this one (those placed before cannot read it), its
         readers known so far read it."""
-        at, combinations, readers = schedule.at, schedule.combinations, self.readers
+        at, combinations, readers = schedule.at.get, schedule.combinations.get, self.readers
         own = self.latest
         start = schedule.position(own)
         seen: set[Op] = set()
         operands = list(later.operands)
         pop, extend = operands.pop, operands.extend
         while operands:
-            node = pop().op  # (`schedule.node_of`)
-            if node is None:
-                continue
-            combination = combinations.get(node)
+            # (`schedule.node_of`: the op defining the value, the latest member of its
+            # combination; a block, which defines an argument, is placed nowhere)
+            node = pop().defining
+            combination = combinations(node)
             if combination is not None:
                 node = combination.members[-1]
-            where = at.get(node)
+            where = at(node)
             if where is None:
                 continue
             if node is own or node in readers:
