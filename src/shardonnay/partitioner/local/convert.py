@@ -218,6 +218,15 @@ class _Conversion:
         self.spans_meshes = found.num_devices > self.mesh.size or any(
             m.size < self.mesh.size for m in meshes.values()
         )
+        # the one mesh every op runs on, where the program names one mesh (then
+        # `_op_mesh` finds it whatever the op: see there), else None
+        self.one_mesh: Mesh | None = None
+        if (
+            not self.pinned
+            and not found.inline_meshes
+            and all(m is self.mesh for m in self.meshes.values())
+        ):
+            self.one_mesh = self.mesh
         # local values -> the devices 0..n-1 holding their data (see `_local_reach`)
         self.reaches: dict[Value, int] = {}
         self.body: Block | None = None  # of the function being converted
@@ -573,7 +582,13 @@ class _Conversion:
         """The mesh of the first sharded or partial value of `op` (the program's
         first mesh if none; `operands`: `op`'s). A collective is on the mesh of
         its `out_sharding`, which names its axes, whatever mesh its operand is
-        partial on."""
+        partial on.
+
+        In a program of one mesh (`one_mesh`) that is every op's: every sharding
+        names it (a name not declared stands for it too), and pending
+        reductions are on the meshes of ops."""
+        if self.one_mesh is not None:
+            return self.one_mesh
         ctx = self.ctx
         if SHARDING_COLLECTIVE in traits:
             out = op.attributes.get("out_sharding")

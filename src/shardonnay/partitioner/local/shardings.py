@@ -51,6 +51,7 @@ class ProgramShardings:
     pinned: dict[Value, int]
     num_devices: int
     next_channel: int  # `next_channel(module)`
+    inline_meshes: bool  # whether some sharding holds its mesh (rather than naming one)
 
 
 def collect_shardings(module: Module) -> ProgramShardings:
@@ -100,7 +101,13 @@ def collect_shardings(module: Module) -> ProgramShardings:
     largest = max(found.used, key=lambda m: m.size, default=Mesh())  # the first of the most devices
     num_devices = max(largest.size, found.devices)
     return ProgramShardings(
-        found.shardings, largest, bool(found.used), found.pinned, num_devices, found.channels + 1
+        found.shardings,
+        largest,
+        bool(found.used),
+        found.pinned,
+        num_devices,
+        found.channels + 1,
+        found.inline_meshes,
     )
 
 
@@ -126,6 +133,7 @@ class _Found:
         self.pinned: dict[Value, int] = {}
         self.devices = 0
         self.channels = 0  # the largest channel handle
+        self.inline_meshes = False
         # sharding objects met (kept, so their ids are not reused) -> the mesh
         # they split values on and the device they pin them to
         self._met: dict[int, tuple[TensorSharding, Mesh | None, int | None]] = {}
@@ -148,6 +156,8 @@ class _Found:
                 self.used.setdefault(mesh, str(sharding.mesh))
             if device is not None:
                 self.devices = max(self.devices, device + 1)
+            if isinstance(sharding.mesh, Mesh):
+                self.inline_meshes = True
             met = self._met[id(sharding)] = (sharding, mesh, device)
         if v is not None:
             if met[1] is not None:
