@@ -56,6 +56,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
+from operator import attrgetter
 
 from shardonnay.collectives.attributes import AllToAllParamList, AxisRefList, ListOfAxisRefLists
 from shardonnay.errors import PartitionError
@@ -356,6 +357,7 @@ class LoweredOps:
         # looks of them -> that number and their attribute values
         self._numbers: dict[tuple, int] = {}
         self._looks: dict[tuple, tuple[int, tuple]] = {}
+        self._kept: list[tuple] = []  # the attribute values of `_looks`
         self._partials: dict[Partial, int] = {}  # pending reductions -> a small number
         self._partial_of_object: dict[int, tuple[Partial, int]] = {}  # alike, by id
 
@@ -420,14 +422,26 @@ class LoweredOps:
         if row.reads_program or (op.regions and not row.reads_constants):
             return None
         attributes = op.attributes
-        # what the op is, but for its values and regions: its name, inherent
-        # attributes, whether it has a location, its attributes (the same
-        # objects: a program shares a few among thousands of ops)
-        look = (op.name, op.inherent, op.location is None, *attributes, *map(id, attributes.values()))
+        results = op.results
+        # what the op is, but for its operands and regions: its name, inherent
+        # attributes, whether it has a location, its attributes and the types
+        # of its results (the same objects: a program shares a few among
+        # thousands of ops), which tell the shardings of its results too
+        look = (
+            op.name, op.inherent, op.location is None, *attributes,
+            *map(id, attributes.values()), *map(id, map(_TYPE, results)),
+        )  # fmt: skip
         known = self._looks.get(look)
-        number = self._look(op, look) if known is None else known[0]
-        if number is None:
-            return None
+        if known is None:
+            known = self._look(ctx, op, look)
+            if known is None:
+                return None
+        number, kinds_of_results = known
+        # (the results' kinds, for the ops reading them)
+        if len(results) == 1:
+            self._kind_of[results[0]] = kinds_of_results[0]
+        else:
+            self._kind_of.update(zip(results, kinds_of_results, strict=True))
         if op.regions:
             try:
                 regions = self._regions_key(op)
@@ -438,23 +452,11 @@ class LoweredOps:
         else:
             regions = ()
         values = op.operands
-        results = op.results
-        key: list = [number, id(ctx.mesh), how, len(values), len(results)]
-        known_kind = self._kind_of.get
-        kinds = [*map(known_kind, values)]
+        key: list = [number, id(ctx.mesh), how, len(values), *kinds_of_results]
+        kinds = [*map(self._kind_of.get, values)]
         if None in kinds:
             kinds = [self._kind(v, ctx.sharding) for v in values]
         key += kinds
-        # the results' kinds, first asked for here (the next ops read them as operands)
-        sharding, by_object = ctx.shardings.get, self._kind_of_object.get
-        for r in results:
-            t, s = r.type, sharding(r)
-            seen = by_object((id(t), id(s)))
-            if seen is not None and seen[0] is t and seen[1] is s:
-                self._kind_of[r] = kind = seen[2]
-            else:
-                kind = self._kind(r, ctx.sharding)
-            key.append(kind)
         if len(values) == 2:  # which operands are the same value
             key.append(values[0] is values[1])
         elif len(values) > 2:
@@ -467,23 +469,27 @@ class LoweredOps:
             key.append(tuple([self._literal(v) for v in values]))
         return tuple(key)
 
-    def _look(self, op: Op, look: tuple) -> int | None:
+    def _look(self, ctx: LocalContext, op: Op, look: tuple) -> tuple[int, tuple] | None:
         """A number per op name, inherent attributes, presence of a location and
-        attributes (`exact_key`s); None where an attribute has no key. Kept by
-        `look` (`_key`) where every attribute value is immutable (the values
-        kept too, so that their ids are not reused)."""
+        attributes (`exact_key`s) and result count, and the kinds of `op`'s
+        results; None where an attribute has no key. Kept by `look` (`_key`)
+        where every attribute value is immutable (the values kept too, so that
+        their ids are not reused; the results' types are the global program's)."""
         attribute = self._attribute
         try:
             attributes = tuple([(k, attribute(v)) for k, v in op.attributes.items()])
         except NoExactKey:
             return None
         number = self._numbers.setdefault(
-            (op.name, op.inherent, op.location is None, attributes), len(self._numbers)
+            (op.name, op.inherent, op.location is None, attributes, len(op.results)),
+            len(self._numbers),
         )
+        known = (number, tuple([self._kind(r, ctx.sharding) for r in op.results]))
         values = tuple(op.attributes.values())
         if all(id(v) in self._attribute_of_object for v in values):  # (all immutable)
-            self._looks[look] = (number, values)
-        return number
+            self._looks[look] = known
+            self._kept.append(values)
+        return known
 
     def _literal(self, value: Value) -> Hashable:
         """The literal of a value a constant op defines (None for other values)."""
@@ -605,6 +611,7 @@ def _immutable(value: object) -> bool:
 
 
 _MISSING = object()
+_TYPE = attrgetter("type")
 
 
 def _template(
