@@ -127,8 +127,22 @@ def _function_blocks(module: Module) -> list[Block]:
         blocks.append(func.body)
         for op in func.body.ops:
             if op.regions:
-                blocks += [b for inner in op.walk() for r in inner.regions for b in r.blocks]
+                _add_nested_blocks(op, blocks)
     return blocks
+
+
+def _add_nested_blocks(op: Op, blocks: list[Block]) -> None:
+    """The blocks of `op`'s regions and of the ops in them, outer ops first
+    (as `Op.walk` visits the ops), added to `blocks`."""
+    pending = [op]  # (the ops whose blocks come next, the next one last)
+    while pending:
+        op = pending.pop()
+        inner = []
+        for region in op.regions:
+            for block in region.blocks:
+                blocks.append(block)
+                inner += [o for o in block.ops if o.regions]
+        pending += reversed(inner)
 
 
 def _combine_in(
