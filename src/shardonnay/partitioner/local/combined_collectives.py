@@ -65,7 +65,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from functools import partial
+from functools import lru_cache, partial
 
 import numpy as np
 
@@ -658,6 +658,19 @@ def _combined(members: list[Op], block: Block) -> Op:
     return combined
 
 
+@lru_cache(maxsize=4096)
+def _tensor_type(shape: tuple[int, ...], element: str) -> TensorType:
+    """`TensorType(shape, element)`, one object per type (a combination makes
+    the same types for many operands)."""
+    return TensorType(shape, element)
+
+
+@lru_cache(maxsize=4096)
+def _i64_array(values: tuple[int, ...]) -> DenseArrayAttr:
+    """`DenseArrayAttr(I64, values)`, one object per array."""
+    return DenseArrayAttr(I64, values)
+
+
 class _Builder:
     """Ops of one element type (by default) made in order, `ops`, for `block`;
     `insert` puts them before an op of the block at once (one search of the
@@ -670,7 +683,7 @@ class _Builder:
     def add(
         self, name: str, operands: list[Value], shape, attributes=None, element: str | None = None
     ) -> Value:
-        result = TensorType(tuple(shape), element or self.element)
+        result = _tensor_type(tuple(shape), element or self.element)
         return self.append(Op(name, operands, [result], attributes or {}))
 
     def append(self, op: Op) -> Value:
@@ -706,9 +719,9 @@ class _Builder:
 
     def slice(self, x: Value, start: list[int], limit: list[int]) -> Value:
         bounds = {
-            "start_indices": DenseArrayAttr(I64, tuple(start)),
-            "limit_indices": DenseArrayAttr(I64, tuple(limit)),
-            "strides": DenseArrayAttr(I64, (1,) * len(start)),
+            "start_indices": _i64_array(tuple(start)),
+            "limit_indices": _i64_array(tuple(limit)),
+            "strides": _i64_array((1,) * len(start)),
         }
         return self.add("stablehlo.slice", [x], [b - a for a, b in zip(start, limit, strict=True)],
                         bounds)  # fmt: skip
@@ -718,7 +731,7 @@ class _Builder:
         attributes = dict(op.attributes)
         for name in dim_attributes:
             attributes[name] = IntegerAttr(0, I64)
-        single = Op(op.name, [x], [TensorType(tuple(shape), self.element)], attributes,
+        single = Op(op.name, [x], [_tensor_type(tuple(shape), self.element)], attributes,
                     location=op.location)  # fmt: skip
         if op.regions:
             single.add_region(copied_region(op))
