@@ -153,6 +153,9 @@ class LocalContext:
         # the same by the sharding object (kept, so its id is not reused): values share
         # a few sharding objects, each looked up without hashing its fields
         self._axes_of_object: dict[int, tuple[TensorSharding, tuple]] = {}
+        # `local_type_for` by the ids of the type and sharding objects (kept, so that
+        # their ids are not reused): values share a few of each
+        self._local_types: dict[tuple[int, int], tuple[TensorType, TensorSharding, Type]] = {}
         # `split_mesh` by the id of the sharding object (kept, so its id is not reused)
         self.split_meshes: dict[int, tuple[TensorSharding, Mesh | None]] = {}
         # `local.factors.plan_factors`' plans by what they depend on
@@ -231,8 +234,14 @@ class LocalContext:
         defined (ops that could read them mask them first)."""
         if not isinstance(t, TensorType) or sharding is None or not sharding.dims:
             return t
+        seen = self._local_types.get((id(t), id(sharding)))
+        if seen is not None and seen[0] is t and seen[1] is sharding:
+            return seen[2]
         axes_per_dim = self.axes_of(sharding, len(t.shape))
-        return t.with_shape(local_shape(t.shape, axes_per_dim, self.mesh_of_sharding(sharding)))
+        local = t.with_shape(local_shape(t.shape, axes_per_dim, self.mesh_of_sharding(sharding)))
+        if isinstance(sharding.mesh, Mesh) or sharding.mesh in self.meshes:  # (else: on `mesh`)
+            self._local_types[(id(t), id(sharding))] = (t, sharding, local)
+        return local
 
     def local_shape_of(self, value: Value, where: Op) -> tuple[int, ...]:
         t = self.local_type(value, where)

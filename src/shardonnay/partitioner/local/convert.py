@@ -214,7 +214,8 @@ class _Conversion:
         self._splits: dict[int, tuple[TensorSharding, bool]] = {}
         self.signatures = {f.name: self._signature(f) for f in module.functions}
         # whether some values are split on meshes of fewer devices than the program's
-        meshes = {id(m): m for m in map(self.ctx.mesh_of_sharding, found.shardings.values())}
+        shardings = {id(s): s for s in found.shardings.values()}  # (values share a few)
+        meshes = {id(m): m for m in map(self.ctx.mesh_of_sharding, shardings.values())}
         self.spans_meshes = found.num_devices > self.mesh.size or any(
             m.size < self.mesh.size for m in meshes.values()
         )

@@ -21,6 +21,7 @@ A value with a maximal sharding (`<@maximal_mesh_3, []>` on
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import partial
 
@@ -57,6 +58,7 @@ class ProgramShardings:
 def collect_shardings(module: Module) -> ProgramShardings:
     """See the module docstring."""
     found = _Found(module.meshes)
+    known, shardings, pinned = found.met.get, found.shardings, found.pinned
     plain: dict[str, bool] = {}  # op names -> `_states_shardings_per_value`
     for func in module.functions:
         found.channel(func.op)
@@ -64,7 +66,7 @@ def collect_shardings(module: Module) -> ProgramShardings:
             sharding = sharding_of(arg)
             if sharding is not None:
                 found.add(arg, sharding, func.op)
-        for op in func.walk():
+        for op in _ops_in(func.body.ops):
             attributes = op.attributes
             if "channel_handle" in attributes:
                 found.channel(op)
@@ -82,8 +84,15 @@ def collect_shardings(module: Module) -> ProgramShardings:
             if isinstance(per_value, TensorShardingPerValue):
                 for i, r in enumerate(results):
                     s = per_value[i]
-                    if s is not None:
-                        found.add(r, s, op)
+                    met = known(id(s))
+                    if met is None or met[0] is not s:
+                        if s is not None:
+                            found.add(r, s, op)
+                        continue
+                    if met[1] is not None:  # (`found.add(r, s, op)`, `s` met before)
+                        shardings[r] = s
+                    if met[2] is not None:
+                        pinned[r] = met[2]
             for region in op.regions:  # (the arguments `op_shardings` reads)
                 for block in region.blocks[:1]:
                     for a in block.arguments:
@@ -111,6 +120,16 @@ def collect_shardings(module: Module) -> ProgramShardings:
     )
 
 
+def _ops_in(ops: list[Op]) -> Iterator[Op]:
+    """`ops` and the ops nested in them, in the order of `Op.walk`."""
+    for op in ops:
+        yield op
+        if op.regions:
+            for inner in op.regions:
+                for block in inner.blocks:
+                    yield from _ops_in(block.ops)
+
+
 def _states_shardings_per_value(name: str) -> bool:
     traits = traits_of(name)
     return (
@@ -136,7 +155,7 @@ class _Found:
         self.inline_meshes = False
         # sharding objects met (kept, so their ids are not reused) -> the mesh
         # they split values on and the device they pin them to
-        self._met: dict[int, tuple[TensorSharding, Mesh | None, int | None]] = {}
+        self.met: dict[int, tuple[TensorSharding, Mesh | None, int | None]] = {}
 
     def channel(self, op: Op) -> None:
         """`op`'s channel handle noted (`next_channel`)."""
@@ -146,7 +165,7 @@ class _Found:
 
     def add(self, v: Value | None, sharding: TensorSharding, op: Op) -> None:
         """Value `v` (None: a function's result) has `sharding`, stated at `op`."""
-        met = self._met.get(id(sharding))
+        met = self.met.get(id(sharding))
         if met is None or met[0] is not sharding:
             mesh = mesh_of(sharding, self.meshes, op)
             if not is_split(sharding, mesh):
@@ -158,7 +177,7 @@ class _Found:
                 self.devices = max(self.devices, device + 1)
             if isinstance(sharding.mesh, Mesh):
                 self.inline_meshes = True
-            met = self._met[id(sharding)] = (sharding, mesh, device)
+            met = self.met[id(sharding)] = (sharding, mesh, device)
         if v is not None:
             if met[1] is not None:
                 self.shardings[v] = sharding
