@@ -89,7 +89,7 @@ def combine_collectives(module: Module) -> int:
     returns how many were merged into a later one."""
     merged = 0
     devices = _partitions(module)
-    texts: dict[int, tuple[object, str]] = {}  # see `_key`
+    texts: dict = {}  # see `_key`
     for block in _function_blocks(module):
         for op in block.ops:
             if op.name in _COLLECTIVES:
@@ -145,9 +145,7 @@ def _add_nested_blocks(op: Op, blocks: list[Block]) -> None:
         pending += reversed(inner)
 
 
-def _combine_in(
-    block: Block, devices: int | None, texts: dict[int, tuple[object, str]] | None = None
-) -> int:
+def _combine_in(block: Block, devices: int | None, texts: dict | None = None) -> int:
     """Combines the collectives of `block` (see `combine_collectives`): visits
     its ops in order, merging each combinable one into the pending one of its
     kind where it does not depend on it; the ops of the block are rewritten
@@ -183,10 +181,9 @@ def _combine_in(
     return merged
 
 
-def _key(op: Op, texts: dict[int, tuple[object, str]] | None = None) -> tuple | None:
+def _key(op: Op, texts: dict | None = None) -> tuple | None:
     """What must agree for two collectives to combine, or None (not combinable);
-    `texts`: the text of attribute values met before, by their id (with the
-    value, so that the id is not reused)."""
+    `texts`: what was worked out for collectives before (see `_looked_up`)."""
     if op.name in ("stablehlo.all_gather", "stablehlo.all_to_all"):
         reduction = None
     elif op.name in ("stablehlo.all_reduce", "stablehlo.reduce_scatter"):
@@ -195,6 +192,33 @@ def _key(op: Op, texts: dict[int, tuple[object, str]] | None = None) -> tuple | 
             return None
     else:
         return None
+    if texts is None:
+        rest = _key_rest(op, reduction, None)
+    else:
+        rest = _looked_up(op, reduction, texts)
+    return None if rest is None else (op.name, reduction, *rest)
+
+
+def _looked_up(op: Op, reduction: str | None, texts: dict) -> tuple | None:
+    """`_key_rest` of `op`, kept in `texts` by the objects it reads (the
+    attribute values but the channel, the types; kept too, so that their ids
+    are not reused): collectives alike share them."""
+    attributes = op.attributes
+    values = [v for k, v in attributes.items() if k != "channel_handle"]
+    types = [v.type for v in (*op.operands, *op.results)]
+    look = (op.name, reduction is None, len(op.operands), *attributes, *map(id, values),
+            *map(id, types))  # fmt: skip
+    known = texts.get(look)
+    if known is None:
+        known = (_key_rest(op, reduction, texts), values, types)
+        if not any(v.__class__ is dict or v.__class__ is list for v in values):  # (may change)
+            texts[look] = known
+    return known[0]
+
+
+def _key_rest(op: Op, reduction: str | None, texts: dict | None) -> tuple | None:
+    """`_key` of `op` but for its name and reduction: its element type (width)
+    and attributes; None where it does not combine."""
     if not op.operands or len(op.results) != len(op.operands):
         return None
     types = [v.type for v in (*op.operands, *op.results)]
@@ -221,11 +245,11 @@ def _key(op: Op, texts: dict[int, tuple[object, str]] | None = None) -> tuple | 
             if name != "channel_handle" and name not in _MOVED_DIM
         )
     )
-    return (op.name, reduction, elements.pop(), attributes)
+    return (elements.pop(), attributes)
 
 
-def _text(texts: dict[int, tuple[object, str]], value: object) -> str:
-    """`str(value)`, kept in `texts` (collectives share their groups' attributes)."""
+def _text(texts: dict, value: object) -> str:
+    """`str(value)`, kept in `texts` by its id (collectives share their groups' attributes)."""
     known = texts.get(id(value))
     if known is not None and known[0] is value:
         return known[1]
