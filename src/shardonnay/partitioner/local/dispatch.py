@@ -324,8 +324,9 @@ class _Template:
     made: tuple[int, ...]
     any_partial: bool
     # one op of no regions, no channel, no pending reduction on the results, and
-    # those its results: (name, reads, result types, attributes, location or None
-    # where it takes the lowered op's, inherent attributes)
+    # those its results: (name, reads or None where it reads the operands in
+    # order, result types, attributes, location or None where it takes the
+    # lowered op's, inherent attributes, whether it does)
     single: tuple | None
 
 
@@ -686,7 +687,8 @@ def _single(
     if made != list(range(count, count + len(e.results))):
         return None
     location = None if located[0] else e.location
-    return (e.name, reads[0], tuple([r.type for r in e.results]), e.attributes, location,
+    read = None if reads[0] == tuple(range(count)) else reads[0]
+    return (e.name, read, tuple([r.type for r in e.results]), e.attributes, location,
             e.inherent, located[0])  # fmt: skip
 
 
@@ -767,7 +769,9 @@ def _instantiate(
     single = template.single
     if single is not None:  # (most)
         name, reads, types, attributes, location, inherent, located = single
-        new = Op(name, [operands[i] for i in reads], types, attributes,
+        if reads is not None:  # (else it reads the operands as they come)
+            operands = [operands[i] for i in reads]
+        new = Op(name, operands, types, attributes,
                  location=op.location if located else location, inherent=inherent)  # fmt: skip
         ctx.builder.insert(new)
         return list(new.results)
