@@ -192,10 +192,7 @@ def _key(op: Op, texts: dict | None = None) -> tuple | None:
             return None
     else:
         return None
-    if texts is None:
-        rest = _key_rest(op, reduction, None)
-    else:
-        rest = _looked_up(op, reduction, texts)
+    rest = _key_rest(op, reduction, None) if texts is None else _looked_up(op, reduction, texts)
     return None if rest is None else (op.name, reduction, *rest)
 
 

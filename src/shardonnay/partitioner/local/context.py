@@ -156,6 +156,7 @@ class LocalContext:
         # `local_type_for` by the ids of the type and sharding objects (kept, so that
         # their ids are not reused): values share a few of each
         self._local_types: dict[tuple[int, int], tuple[TensorType, TensorSharding, Type]] = {}
+        self._local_types_alike: dict[tuple[TensorType, TensorSharding], Type] = {}  # by equality
         # `split_mesh` by the id of the sharding object (kept, so its id is not reused)
         self.split_meshes: dict[int, tuple[TensorSharding, Mesh | None]] = {}
 
@@ -235,9 +236,15 @@ class LocalContext:
         seen = self._local_types.get((id(t), id(sharding)))
         if seen is not None and seen[0] is t and seen[1] is sharding:
             return seen[2]
-        axes_per_dim = self.axes_of(sharding, len(t.shape))
-        local = t.with_shape(local_shape(t.shape, axes_per_dim, self.mesh_of_sharding(sharding)))
-        if isinstance(sharding.mesh, Mesh) or sharding.mesh in self.meshes:  # (else: on `mesh`)
+        known = isinstance(sharding.mesh, Mesh) or sharding.mesh in self.meshes  # (else: `mesh`'s)
+        local = self._local_types_alike.get((t, sharding)) if known else None
+        if local is None:
+            axes_per_dim = self.axes_of(sharding, len(t.shape))
+            mesh = self.mesh_of_sharding(sharding)
+            local = t.with_shape(local_shape(t.shape, axes_per_dim, mesh))
+            if known:
+                self._local_types_alike[(t, sharding)] = local
+        if known:
             self._local_types[(id(t), id(sharding))] = (t, sharding, local)
         return local
 

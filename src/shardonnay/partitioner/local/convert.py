@@ -212,6 +212,7 @@ class _Conversion:
         self.kept: set[tuple] = set()
         # `_on_devices` by the id of the sharding object (kept, so its id is not reused)
         self._splits: dict[int, tuple[TensorSharding, bool]] = {}
+        self._splits_alike: dict[TensorSharding, bool] = {}  # alike, by equal shardings
         self.signatures = {f.name: self._signature(f) for f in module.functions}
         # whether some values are split on meshes of fewer devices than the program's
         shardings = {id(s): s for s in found.shardings.values()}  # (values share a few)
@@ -260,7 +261,10 @@ class _Conversion:
             return None
         seen = self._splits.get(id(sharding))
         if seen is None or seen[0] is not sharding:
-            split = is_split(sharding, mesh_of(sharding, self.meshes, op))
+            split = self._splits_alike.get(sharding)  # (a function's arguments have
+            if split is None:  # a sharding object each, many of them alike)
+                split = is_split(sharding, mesh_of(sharding, self.meshes, op))
+                self._splits_alike[sharding] = split
             seen = self._splits[id(sharding)] = (sharding, split)
         return sharding if seen[1] else None
 
