@@ -74,6 +74,7 @@ from shardonnay.ir.attributes import DenseArrayAttr, DenseElementsAttr, IntegerA
 from shardonnay.ir.core import Block, Module, Op, Region, Value
 from shardonnay.ir.types import TensorType, numpy_dtype
 from shardonnay.ops.collectives import channel_id, replica_groups
+from shardonnay.ops.traits import DEVICE_COLLECTIVE, traits_of
 
 I64 = "i64"
 
@@ -90,33 +91,32 @@ def combine_collectives(module: Module) -> int:
     merged = 0
     devices = _partitions(module)
     texts: dict = {}  # see `_key`
+    collectives = _Collectives()
     for block in _function_blocks(module):
         for op in block.ops:
-            if op.name in _COLLECTIVES:
+            if collectives[op.name]:
                 break
         else:
             continue  # (most blocks: reductions' bodies)
-        merged += _combine_in(block, devices, texts)
+        merged += _combine_in(block, devices, texts, collectives)
         packed = {
             op: _pack(op, block)
             for op in block.ops
-            if op.name in _COLLECTIVES and op.num_operands > 1 and _key(op, texts) is not None
+            if collectives[op.name] and op.num_operands > 1 and _key(op, texts) is not None
         }
         if packed:  # each variadic collective replaced by its ops, the block rebuilt once
             block.ops[:] = [new for op in block.ops for new in packed.get(op, (op,))]
     return merged
 
 
-# The ops that combine (`_key`, `_permute_pairs`).
-_COLLECTIVES = frozenset(
-    {
-        "stablehlo.all_gather",
-        "stablehlo.all_to_all",
-        "stablehlo.all_reduce",
-        "stablehlo.reduce_scatter",
-        "stablehlo.collective_permute",
-    }
-)
+class _Collectives(dict):
+    """Op names -> whether the ops of that name are collectives on device ids
+    (`DEVICE_COLLECTIVE`): those that may combine (`_key`, `_permute_pairs`)
+    are, most ops are not. Filled as names are asked for."""
+
+    def __missing__(self, name: str) -> bool:
+        self[name] = found = DEVICE_COLLECTIVE in traits_of(name)
+        return found
 
 
 def _function_blocks(module: Module) -> list[Block]:
@@ -145,11 +145,18 @@ def _add_nested_blocks(op: Op, blocks: list[Block]) -> None:
         pending += reversed(inner)
 
 
-def _combine_in(block: Block, devices: int | None, texts: dict | None = None) -> int:
+def _combine_in(
+    block: Block,
+    devices: int | None,
+    texts: dict | None = None,
+    collectives: _Collectives | None = None,
+) -> int:
     """Combines the collectives of `block` (see `combine_collectives`): visits
     its ops in order, merging each combinable one into the pending one of its
     kind where it does not depend on it; the ops of the block are rewritten
     once, at the end (`texts`: see `_key`)."""
+    if collectives is None:
+        collectives = _Collectives()
     merged = 0
     schedule = _Schedule()
     pending: dict[tuple, _Combination] = {}
@@ -158,7 +165,7 @@ def _combine_in(block: Block, devices: int | None, texts: dict | None = None) ->
     for op in list(block.ops):
         at[op] = len(log)  # (`schedule.place(op)`)
         log.append(op)
-        if op.name not in _COLLECTIVES:
+        if not collectives[op.name]:
             continue
         if devices is not None and _permute_pairs(op) is not None:
             recent = permutes.setdefault(op.operands[0].type.element_type, [])
