@@ -359,6 +359,8 @@ class LoweredOps:
         self._numbers: dict[tuple, int] = {}
         self._looks: dict[tuple, tuple[int, tuple]] = {}
         self._kept: list[tuple] = []  # the attribute values of `_looks`
+        # the same by the contents of the attributes (`_content`) and the result types
+        self._alike: dict[tuple, tuple[int, tuple]] = {}
         self._partials: dict[Partial, int] = {}  # pending reductions -> a small number
         self._partial_of_object: dict[int, tuple[Partial, int]] = {}  # alike, by id
 
@@ -434,9 +436,19 @@ class LoweredOps:
         )  # fmt: skip
         known = self._looks.get(look)
         if known is None:
-            known = self._look(ctx, op, look)
-            if known is None:
+            try:  # (ops of fresh attribute objects alike: the sdy collectives reshards leave)
+                alike = (
+                    op.name, op.inherent, op.location is None, *attributes,
+                    *map(_content, attributes.values()), *map(_TYPE, results),
+                )  # fmt: skip
+            except NoExactKey:
                 return None
+            known = self._alike.get(alike)
+            if known is None:
+                known = self._look(ctx, op, look)
+                if known is None:
+                    return None
+                self._alike[alike] = known
         number, kinds_of_results = known
         # (the results' kinds, for the ops reading them)
         if len(results) == 1:
@@ -596,6 +608,13 @@ _IMMUTABLE_ATTRIBUTES = frozenset(
 # Frozen classes that may hold mutable values (a struct's field, a tuple's item).
 _CONTAINERS = frozenset({tuple, StructAttr})
 _PLAIN = frozenset({int, bool, float, str, type(None)})
+
+
+def _content(value: object) -> Hashable:
+    """What `LoweredOps._attribute` numbers attribute `value` by (before it is
+    numbered): its `exact_key`, an axis list's text."""
+    cls = value.__class__
+    return (cls, str(value)) if cls in _AXIS_LISTS else exact_key(value)
 
 
 def _immutable(value: object) -> bool:
