@@ -18,7 +18,10 @@ from hypothesis import strategies as st
 from shardonnay import parse_module
 from shardonnay.ir.verifier import verify
 from shardonnay.partitioner.analysis.cost import collective_costs
-from shardonnay.partitioner.local.combined_collectives import combine_collectives
+from shardonnay.partitioner.local.combined_collectives import (
+    _function_blocks,
+    combine_collectives,
+)
 from shardonnay.partitioner.local.convert import convert_global_to_local
 from shardonnay.partitioner.program import explicit_collectives, partition
 from shardonnay.runtime.check import check
@@ -116,6 +119,52 @@ def test_readers_of_the_earlier_result_move_after_the_combined_one() -> None:
         body.ops[0].results[0],
     ]
     assert body.ops[9].operands == (body.ops[6].results[0],)
+
+
+def test_readers_placed_again_merge_after_merge_stay_in_order() -> None:
+    """Sums and maxima of one chain, each sum read (negated) and every other
+    max read with an earlier sum's reader: each merge places the readers of
+    the sums again after the latest sum (a run of the log placed as one entry
+    while none of its ops has moved since, `_Run`); a merge of the maxima
+    moves an op of that run (it reads both), and the sums' next merge lays
+    their readers out anew."""
+    lines = []
+    previous = "b"
+    for k in range(6):
+        lines.append(f"\n  %h{k} = stablehlo.abs %{previous} : tensor<4xf32>")
+        lines.append(ALL_REDUCE.format(out=f"g{k}", x=f"h{k}", op="add"))
+        lines.append(f"\n  %r{k} = stablehlo.negate %g{k} : tensor<4xf32>")
+        lines.append(ALL_REDUCE.format(out=f"m{k}", x=f"h{k}", op="maximum"))
+        if k % 2:
+            lines.append(f"\n  %x{k} = stablehlo.add %r{k - 1}, %m{k} : tensor<4xf32>")
+        previous = f"h{k}"
+    results = [f"%r{k}" for k in range(6)] + [f"%x{k}" for k in range(1, 6, 2)]
+    types = ", ".join(["tensor<4xf32>"] * len(results))
+    module = parse_module(
+        f"func.func @main(%b: tensor<4xf32>) -> ({types}) {{{''.join(lines)}"
+        f"\n  return {', '.join(results)} : {types}\n}}"
+    )
+    assert combine_collectives(module) == 10
+    verify(module)
+    names = [op.name.removeprefix("stablehlo.") for op in module.function("main").body.ops]
+    one_buffer = ["reshape"] * 6 + ["concatenate", "all_reduce"] + ["slice", "reshape"] * 6
+    assert names == [
+        *["abs"] * 6,
+        *one_buffer,  # the sums
+        *["negate"] * 6,
+        *one_buffer,  # the maxima
+        *["add"] * 3,
+        "func.return",
+    ]
+
+
+def test_the_blocks_combined_are_those_of_the_functions_in_their_order() -> None:
+    corpus = Path(__file__).parent.parent / "corpus"
+    for name in ("control_flow", "scan_rnn", "reductions_and_sort"):
+        module = parse_module((corpus / f"{name}.mlir").read_text())
+        found = _function_blocks(module)
+        assert len(found) > 1
+        assert [id(b) for b in found] == [id(b) for b in module.function_blocks()]
 
 
 def test_the_fsdp_model_combines_and_computes_the_same() -> None:

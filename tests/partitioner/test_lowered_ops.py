@@ -112,6 +112,40 @@ def test_templates_are_used(monkeypatch):
     assert all(name == "sdy.all_gather" for name in made if name.startswith("sdy."))
 
 
+# Ops alike that read one value twice, and a reduction alike (copied with its body).
+TWICE = """
+module {
+  sdy.mesh @mesh = <["x"=4]>
+  func.func @main(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>},
+                  %arg1: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>})
+      -> (tensor<8xf32>, tensor<f32>) {
+    %0 = stablehlo.multiply %arg0, %arg0 : tensor<8xf32>
+    %1 = stablehlo.multiply %arg1, %arg1 : tensor<8xf32>
+    %2 = stablehlo.subtract %0, %1 : tensor<8xf32>
+    %zero = stablehlo.constant dense<0.0> : tensor<f32>
+    %3 = stablehlo.reduce(%0 init: %zero) applies stablehlo.add across dimensions = [0]
+        : (tensor<8xf32>, tensor<f32>) -> tensor<f32>
+    %4 = stablehlo.reduce(%2 init: %zero) applies stablehlo.add across dimensions = [0]
+        : (tensor<8xf32>, tensor<f32>) -> tensor<f32>
+    %5 = stablehlo.add %3, %4 : tensor<f32>
+    %6 = stablehlo.clamp %0, %0, %2 : tensor<8xf32>
+    %7 = stablehlo.clamp %1, %1, %2 : tensor<8xf32>
+    %8 = stablehlo.add %6, %7 : tensor<8xf32>
+    return %8, %5 : tensor<8xf32>, tensor<f32>
+  }
+}
+"""
+
+
+def test_copies_of_ops_reading_a_value_twice_read_their_own_results(monkeypatch):
+    """A copy reads the values a template read by their place: its operands
+    (one given twice counts twice), then the results of the ops it made."""
+    made = _instantiations(monkeypatch)
+    copied, afresh = _both_ways(TWICE, monkeypatch)
+    assert copied == afresh
+    assert {"stablehlo.multiply", "stablehlo.reduce", "stablehlo.clamp"} <= set(made)
+
+
 # Sums along a sharded dim (partial sums: a mask of the padding, inits counted
 # once) alike but for their locations and the literal of their init, and a max.
 REDUCTIONS = """

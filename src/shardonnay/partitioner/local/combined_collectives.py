@@ -65,6 +65,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from functools import lru_cache, partial
 
 import numpy as np
 
@@ -73,6 +74,7 @@ from shardonnay.ir.attributes import DenseArrayAttr, DenseElementsAttr, IntegerA
 from shardonnay.ir.core import Block, Module, Op, Region, Value
 from shardonnay.ir.types import TensorType, numpy_dtype
 from shardonnay.ops.collectives import channel_id, replica_groups
+from shardonnay.ops.traits import DEVICE_COLLECTIVE, traits_of
 
 I64 = "i64"
 
@@ -88,35 +90,89 @@ def combine_collectives(module: Module) -> int:
     returns how many were merged into a later one."""
     merged = 0
     devices = _partitions(module)
-    for block in list(module.function_blocks()):
-        merged += _combine_in(block, devices)
+    texts: dict = {}  # see `_key`
+    collectives = _Collectives()
+    for block in _function_blocks(module):
+        for op in block.ops:
+            if collectives[op.name]:
+                break
+        else:
+            continue  # (most blocks: reductions' bodies)
+        merged += _combine_in(block, devices, texts, collectives)
         packed = {
             op: _pack(op, block)
             for op in block.ops
-            if len(op.operands) > 1 and _key(op) is not None
+            if collectives[op.name] and op.num_operands > 1 and _key(op, texts) is not None
         }
         if packed:  # each variadic collective replaced by its ops, the block rebuilt once
             block.ops[:] = [new for op in block.ops for new in packed.get(op, (op,))]
     return merged
 
 
-def _combine_in(block: Block, devices: int | None) -> int:
+class _Collectives(dict):
+    """Op names -> whether the ops of that name are collectives on device ids
+    (`DEVICE_COLLECTIVE`): those that may combine (`_key`, `_permute_pairs`)
+    are, most ops are not. Filled as names are asked for."""
+
+    def __missing__(self, name: str) -> bool:
+        self[name] = found = DEVICE_COLLECTIVE in traits_of(name)
+        return found
+
+
+def _function_blocks(module: Module) -> list[Block]:
+    """`module.function_blocks()`, in that order, walking only into the ops
+    that have regions."""
+    blocks = []
+    for func in module.functions:
+        blocks.append(func.body)
+        for op in func.body.ops:
+            if op.regions:
+                _add_nested_blocks(op, blocks)
+    return blocks
+
+
+def _add_nested_blocks(op: Op, blocks: list[Block]) -> None:
+    """The blocks of `op`'s regions and of the ops in them, outer ops first
+    (as `Op.walk` visits the ops), added to `blocks`."""
+    pending = [op]  # (the ops whose blocks come next, the next one last)
+    while pending:
+        op = pending.pop()
+        inner = []
+        for region in op.regions:
+            for block in region.blocks:
+                blocks.append(block)
+                inner += [o for o in block.ops if o.regions]
+        pending += reversed(inner)
+
+
+def _combine_in(
+    block: Block,
+    devices: int | None,
+    texts: dict | None = None,
+    collectives: _Collectives | None = None,
+) -> int:
     """Combines the collectives of `block` (see `combine_collectives`): visits
     its ops in order, merging each combinable one into the pending one of its
     kind where it does not depend on it; the ops of the block are rewritten
-    once, at the end."""
+    once, at the end (`texts`: see `_key`)."""
+    if collectives is None:
+        collectives = _Collectives()
     merged = 0
     schedule = _Schedule()
     pending: dict[tuple, _Combination] = {}
     permutes: dict[str, list[_Pending]] = {}  # element type -> the latest ones, newest last
+    log, at = schedule.log, schedule.at
     for op in list(block.ops):
-        schedule.place(op)
+        at[op] = len(log)  # (`schedule.place(op)`)
+        log.append(op)
+        if not collectives[op.name]:
+            continue
         if devices is not None and _permute_pairs(op) is not None:
             recent = permutes.setdefault(op.operands[0].type.element_type, [])
             merged += _overlay_into_recent(block, schedule, recent, op, devices)
             del recent[:-_RECENT_PERMUTES]
             continue
-        key = _key(op)
+        key = _key(op, texts)
         if key is None:
             continue
         earlier = pending.get(key)
@@ -132,8 +188,9 @@ def _combine_in(block: Block, devices: int | None) -> int:
     return merged
 
 
-def _key(op: Op) -> tuple | None:
-    """What must agree for two collectives to combine, or None (not combinable)."""
+def _key(op: Op, texts: dict | None = None) -> tuple | None:
+    """What must agree for two collectives to combine, or None (not combinable);
+    `texts`: what was worked out for collectives before (see `_looked_up`)."""
     if op.name in ("stablehlo.all_gather", "stablehlo.all_to_all"):
         reduction = None
     elif op.name in ("stablehlo.all_reduce", "stablehlo.reduce_scatter"):
@@ -142,6 +199,30 @@ def _key(op: Op) -> tuple | None:
             return None
     else:
         return None
+    rest = _key_rest(op, reduction, None) if texts is None else _looked_up(op, reduction, texts)
+    return None if rest is None else (op.name, reduction, *rest)
+
+
+def _looked_up(op: Op, reduction: str | None, texts: dict) -> tuple | None:
+    """`_key_rest` of `op`, kept in `texts` by the objects it reads (the
+    attribute values but the channel, the types; kept too, so that their ids
+    are not reused): collectives alike share them."""
+    attributes = op.attributes
+    values = [v for k, v in attributes.items() if k != "channel_handle"]
+    types = [v.type for v in (*op.operands, *op.results)]
+    look = (op.name, reduction is None, len(op.operands), *attributes, *map(id, values),
+            *map(id, types))  # fmt: skip
+    known = texts.get(look)
+    if known is None:
+        known = (_key_rest(op, reduction, texts), values, types)
+        if not any(v.__class__ is dict or v.__class__ is list for v in values):  # (may change)
+            texts[look] = known
+    return known[0]
+
+
+def _key_rest(op: Op, reduction: str | None, texts: dict | None) -> tuple | None:
+    """`_key` of `op` but for its name and reduction: its element type (width)
+    and attributes; None where it does not combine."""
     if not op.operands or len(op.results) != len(op.operands):
         return None
     types = [v.type for v in (*op.operands, *op.results)]
@@ -160,14 +241,26 @@ def _key(op: Op) -> tuple | None:
         _moved_dim(v.type, r.type) is None for v, r in pairs
     ):
         return None
+    text = str if texts is None else partial(_text, texts)
     attributes = tuple(
         sorted(
-            (name, str(value))
+            (name, text(value))
             for name, value in op.attributes.items()
             if name != "channel_handle" and name not in _MOVED_DIM
         )
     )
-    return (op.name, reduction, elements.pop(), attributes)
+    return (elements.pop(), attributes)
+
+
+def _text(texts: dict, value: object) -> str:
+    """`str(value)`, kept in `texts` by its id (collectives share their groups' attributes)."""
+    known = texts.get(id(value))
+    if known is not None and known[0] is value:
+        return known[1]
+    text = str(value)
+    if not isinstance(value, (dict, list)):  # (those may change)
+        texts[id(value)] = (value, text)
+    return text
 
 
 def _reduction(op: Op) -> str | None:
@@ -215,6 +308,35 @@ def _split_and_concat(operand: TensorType, result: TensorType, n: int) -> tuple[
     return s, c
 
 
+class _Run:
+    """Readers a merge placed again, together, after its later collective: one
+    entry of the log (`_Schedule`) stands for them all. A combination whose
+    readers are all where its last merge put them (the run intact) places
+    the same run again at its next merge, the readers found since added at
+    its end: a merge costs what it adds, not every reader of the combination.
+
+    `ops` in their order; `index`: each op's place among them; `entry`: the
+    log entry of its latest placement (a placement lists the first `length`
+    of `ops`, those it had then)."""
+
+    __slots__ = ("entry", "index", "ops")
+
+    def __init__(self) -> None:
+        self.ops: list[Op] = []
+        self.index: dict[Op, int] = {}
+        self.entry = -1
+
+    def add(self, ops: list[Op]) -> None:
+        index, start = self.index, len(self.ops)
+        self.ops.extend(ops)
+        index.update(zip(ops, range(start, start + len(ops)), strict=True))
+
+
+# Where an op is: entry `i` of the log at `i << _SHIFT`, an op of a run one
+# more than its run's entry and its place in the run (`_Schedule.position`).
+_SHIFT = 40
+
+
 class _Schedule:
     """The ops of a block in the order combining leaves them, built as the
     ops are visited: each visited op is placed last; a merge places the
@@ -222,22 +344,28 @@ class _Schedule:
     them, or what they compute) again, after the later one.
 
     Placing is appending to `log`, an op placed again leaving a stale entry
-    behind (`at` holds each op's latest), so a merge costs what it moves,
-    not a scan of the block. The readers a merge places again are a run of
-    the log (`moved`: its first entry -> where it ends and the merge's later
-    collective). A merged collective (`_Combination`) is stood for by its
+    behind (`at` holds each op's latest: its entry, or the `_Run` it is in),
+    so a merge costs what it moves, not a scan of the block. The readers a
+    merge places again are one entry of the log, a `_Run` placement
+    `(run, length, later)`: the first `length` ops of `run`, and the merge's
+    later collective. The readers of an overlay (`replace`) are placed one
+    entry each. A merged collective (`_Combination`) is stood for by its
     latest member until `ops_with_combinations` builds it."""
 
     def __init__(self) -> None:
-        self.log: list[Op] = []
-        self.at: dict[Op, int] = {}  # the ops placed (not merged away) -> their entry
-        self.moved: dict[int, tuple[int, Op | None]] = {}  # None: readers of an overlay
+        self.log: list[Op | tuple[_Run, int, Op]] = []
+        # the ops placed (not merged away) -> their entry, or the run they are in
+        self.at: dict[Op, int | _Run] = {}
         self.combinations: dict[Op, _Combination] = {}  # by each member
         self.events = 0  # merges so far (combinations are built in the order of their last)
-        # the ops a merge placed again -> the run (its first entry) they were placed in,
+        # the ops a merge (or an overlay) placed again -> the run they were placed in,
         # and the runs some of whose ops have been placed again or removed since
-        self.run_of: dict[Op, int] = {}
-        self.broken: set[int | None] = set()
+        self.run_of: dict[Op, _Run] = {}
+        self.broken: set[_Run | None] = set()
+        self.overlays = 0  # overlays so far: they change what the ops reading permutes read
+        # the operands of ops with regions and of the ops in them (`operands_of`), and
+        # the overlays before they were gathered
+        self._nested_operands: dict[Op, tuple[int, list[Value]]] = {}
 
     def place(self, op: Op) -> None:
         self.at[op] = len(self.log)
@@ -248,19 +376,31 @@ class _Schedule:
         self.log.extend(ops)
         self.at.update(zip(ops, range(start, start + len(ops)), strict=True))
 
+    def position(self, op: Op) -> int:
+        """Where placed `op` is: ops in the order of their positions are the
+        schedule's order."""
+        at = self.at[op]
+        if at.__class__ is int:
+            return at << _SHIFT
+        return (at.entry << _SHIFT) + 1 + at.index[op]
+
     def standing_for(self, op: Op) -> _Combination | None:
         """The combination `op` stands for (as its latest member), if any."""
         combination = self.combinations.get(op)
         return combination if combination is not None and combination.members[-1] is op else None
 
-    def operands_of(self, op: Op) -> list[Value]:
+    def operands_of(self, op: Op) -> list[Value] | tuple[Value, ...]:
         """What `op` reads: a combination's operands where it stands for one,
         else those of `op` and of the ops nested in it."""
         combination = self.standing_for(op)
         if combination is not None:
-            return [v for member in combination.members for v in member.operands]
+            return combination.operands(self.overlays)
         if op.regions:
-            return [v for inner in op.walk() for v in inner.operands]
+            known = self._nested_operands.get(op)
+            if known is None or known[0] != self.overlays:
+                operands = [v for inner in op.walk() for v in inner.operands]
+                known = self._nested_operands[op] = (self.overlays, operands)
+            return known[1]
         return op.operands
 
     def reads(self, op: Op, values: set[Value]) -> bool:
@@ -288,34 +428,49 @@ class _Schedule:
         return op if op in self.at else None
 
     def merge(self, earlier: _Combination, later: Op, readers: list[Op]) -> None:
-        """`later` (placed last) joins `earlier`, whose `readers` are placed after it."""
+        """`later` (placed last) joins `earlier`, whose `readers` are placed
+        after it (the first `earlier.kept` of them: its run, placed again)."""
         self._remove(earlier.members[-1])
-        earlier.members.append(later)
+        earlier.add(later)
         self.combinations[later] = earlier
         earlier.values.update(later.results)
         self.events += 1
         earlier.last_merge = self.events
-        earlier.run = len(self.log) if readers else None
-        self._move(readers, later)
+        if readers:
+            run = earlier.run if earlier.kept else _Run()
+            self._place_run(run, readers[earlier.kept :], later)
+            earlier.run = run
+        else:
+            earlier.run = None
         earlier.mark = len(self.log)  # its readers are known, placed again
 
     def replace(self, earlier: Op, later: Op, new: list[Op], readers: list[Op]) -> None:
         """`earlier` and `later` (placed last), whose results no longer have
-        uses, erased; the `new` ops placed instead, then the `readers`."""
+        uses, erased; the `new` ops placed instead, then the `readers` (one
+        entry each: what they read has changed)."""
         for op in (earlier, later):
             self._remove(op)
             op.parent = None  # not searched for in the block: it is rebuilt at the end
             op.erase()
+        self.overlays += 1
         self.place_all(new)
-        self._move(readers, None)
-
-    def _move(self, readers: list[Op], later: Op | None) -> None:
         if readers:
-            start = len(self.log)
-            self.moved[start] = (start + len(readers), later)
-            self.broken.update(map(self.run_of.get, readers))  # (None for no run: harmless)
-            self.run_of.update(dict.fromkeys(readers, start))
+            self._leave_runs(readers, _Run())
             self.place_all(readers)
+
+    def _place_run(self, run: _Run, fresh: list[Op], later: Op) -> None:
+        """`run` placed last (again), with the ops `fresh` added at its end."""
+        if fresh:
+            self._leave_runs(fresh, run)
+            run.add(fresh)
+            self.at.update(dict.fromkeys(fresh, run))
+        run.entry = len(self.log)
+        self.log.append((run, len(run.ops), later))
+
+    def _leave_runs(self, ops: list[Op], run: _Run) -> None:
+        """`ops` out of the runs they were placed in (those broken), now in `run`."""
+        self.broken.update(map(self.run_of.get, ops))  # (None for no run: harmless)
+        self.run_of.update(dict.fromkeys(ops, run))
 
     def _remove(self, op: Op) -> None:
         """`op` out of the order (merged away or erased)."""
@@ -324,7 +479,7 @@ class _Schedule:
         if run is not None:
             self.broken.add(run)
 
-    def intact(self, run: int | None) -> bool:
+    def intact(self, run: _Run | None) -> bool:
         """Whether the ops a merge placed in `run` (None: no ops) are all
         still there, in that order."""
         return run is None or run not in self.broken
@@ -335,9 +490,24 @@ class _Schedule:
         last merges, as merging them one after another would."""
         merged = {c.latest: c for c in self.combinations.values() if len(c.members) > 1}
         combinations = sorted(merged.values(), key=lambda c: c.last_merge)
-        built = {id(c.members[-1]): _combined(c.members, block) for c in combinations}
-        at = self.at  # each op's latest entry: the order of the log without its stale ones
-        return [built.get(id(op), op) for op in sorted(at, key=at.__getitem__)]
+        built = {c.members[-1]: _combined(c.members, block) for c in combinations}
+        return self.order(built)
+
+    def order(self, instead: dict[Op, Op] | None = None) -> list[Op]:
+        """The placed ops in their order: the log without its stale entries
+        (an op of `instead` in its stead)."""
+        at, ops = self.at.get, []
+        append = ops.append
+        for i, entry in enumerate(self.log):
+            if entry.__class__ is tuple:
+                run = entry[0]
+                if run.entry == i:
+                    ops += [op for op in run.ops if at(op) is run]
+            elif at(entry) == i:
+                append(entry)
+        if instead:
+            ops = [instead.get(op, op) for op in ops]
+        return ops
 
 
 class _Pending:
@@ -347,11 +517,11 @@ class _Pending:
     of the log before `mark`; a later look reads only the entries since.
 
     The log is read in order, stale entries too (what an op computes does
-    not change where it is placed). The readers a merge moved (a run of the
-    log) are all readers where the merge's later collective is one: they
-    read the combined results; otherwise the merge changed nothing they read
-    and the run is skipped. An overlay's readers read its new ops: each is
-    looked at."""
+    not change where it is placed). The readers a merge moved (a run's
+    placement) are all readers where the merge's later collective is one:
+    they read the combined results; otherwise the merge changed nothing they
+    read and the placement is skipped. An overlay's readers read its new
+    ops: each is looked at."""
 
     def __init__(self, schedule: _Schedule, op: Op) -> None:
         self.op = op
@@ -361,7 +531,10 @@ class _Pending:
         # `readers` in their order, as the last look found them, and the run a
         # merge placed them in then (None: no run, `ordered` is empty)
         self.ordered: list[Op] = []
-        self.run: int | None = None
+        self.run: _Run | None = None
+        # how many of `ordered` are the ops of `run`, where they still are (the
+        # last look found it intact): the next merge places that run again
+        self.kept = 0
 
     def readers_before(self, later: Op, schedule: _Schedule) -> list[Op] | None:
         """The ops placed between this one and `later` (placed last) that read
@@ -370,39 +543,46 @@ class _Pending:
         if self._is_read_by(later, schedule):
             return None
         values, readers = self.values, self.readers
-        log, moved = schedule.log, schedule.moved
+        log, combinations = schedule.log, schedule.combinations
         found: list[Op] = []  # the readers this look adds
         i, end = self.mark, schedule.at[later]
         while i < end:
-            run = moved.get(i)
-            if run is not None and run[1] is not None:  # a merge's readers
-                if run[1] in readers:
-                    for op in log[i : run[0]]:
+            entry = log[i]
+            i += 1
+            if entry.__class__ is tuple:  # a merge's readers
+                run, length, by = entry
+                if by in readers:
+                    for op in run.ops[:length]:
                         if op not in readers:
                             readers.add(op)
                             found.append(op)
                             values.update(schedule.results_of(op))
-                i = run[0]
                 continue
-            op = log[i]
-            i += 1
-            if op not in readers and schedule.reads(op, values):
-                readers.add(op)
-                found.append(op)
-                values.update(schedule.results_of(op))
+            if entry in readers:
+                continue
+            if entry.regions or entry in combinations:  # (`schedule.reads(entry, values)`)
+                if values.isdisjoint(schedule.operands_of(entry)):
+                    continue
+            elif values.isdisjoint(entry.operands):
+                continue
+            readers.add(entry)
+            found.append(entry)
+            values.update(schedule.results_of(entry))
         self.mark = end
-        at = schedule.at
+        at, position = schedule.at, schedule.position
         if schedule.intact(self.run):
             # the readers known before are where the last merge placed them, in
             # order, before every one found since (all placed after `mark`)
             for op in found:
                 if op not in at:  # (merged or erased since)
                     readers.discard(op)
-            fresh = sorted((op for op in found if op in at), key=at.__getitem__)
+            fresh = sorted((op for op in found if op in at), key=position)
+            self.kept = len(self.ordered)
             self.ordered = ordered = [*self.ordered, *fresh]
             return ordered
         self.readers = readers = {op for op in readers if op in at}  # (merged or erased since)
-        self.ordered = ordered = sorted(readers, key=at.__getitem__)
+        self.ordered = ordered = sorted(readers, key=position)
+        self.kept = 0
         return ordered
 
     def _is_read_by(self, later: Op, schedule: _Schedule) -> bool:
@@ -410,19 +590,36 @@ class _Pending:
         what they compute: a search back from its operands through the ops
         placed after this one (those placed before cannot read it), its
         readers known so far read it."""
-        at, readers = schedule.at, self.readers
+        at, combinations, readers = schedule.at.get, schedule.combinations.get, self.readers
         own = self.latest
-        start = at[own]
+        start = schedule.position(own)
         seen: set[Op] = set()
         operands = list(later.operands)
+        pop, extend = operands.pop, operands.extend
         while operands:
-            node = schedule.node_of(operands.pop())
+            # (`schedule.node_of`: the op defining the value, the latest member of its
+            # combination; a block, which defines an argument, is placed nowhere)
+            node = pop().defining
+            combination = combinations(node)
+            if combination is not None:
+                node = combination.members[-1]
+            where = at(node)
+            if where is None:
+                continue
             if node is own or node in readers:
                 return True
-            if node is None or node in seen or at[node] < start:
+            if node in seen:
+                continue
+            if where.__class__ is int:
+                if where << _SHIFT < start:
+                    continue
+            elif schedule.position(node) < start:
                 continue
             seen.add(node)
-            operands.extend(schedule.operands_of(node))
+            if combination is not None or node.regions:
+                extend(schedule.operands_of(node))
+            else:
+                extend(node.operands)
         return False
 
     @property
@@ -441,6 +638,22 @@ class _Combination(_Pending):
         self.members = [op]
         self.last_merge = 0
         schedule.combinations[op] = self
+        # the members' operands, gathered as they join (and again after an overlay,
+        # which changes what ops read: `_Schedule.overlays`, when they were gathered)
+        self._operands: list[Value] = list(op.operands)
+        self._overlays = schedule.overlays
+
+    def add(self, op: Op) -> None:
+        """`op` joins, the latest member."""
+        self.members.append(op)
+        self._operands.extend(op.operands)
+
+    def operands(self, overlays: int) -> list[Value]:
+        """The members' operands; `overlays`: the schedule's count of them."""
+        if overlays != self._overlays:
+            self._operands = [v for member in self.members for v in member.operands]
+            self._overlays = overlays
+        return self._operands
 
     @property
     def latest(self) -> Op:
@@ -473,6 +686,19 @@ def _combined(members: list[Op], block: Block) -> Op:
     return combined
 
 
+@lru_cache(maxsize=4096)
+def _tensor_type(shape: tuple[int, ...], element: str) -> TensorType:
+    """`TensorType(shape, element)`, one object per type (a combination makes
+    the same types for many operands)."""
+    return TensorType(shape, element)
+
+
+@lru_cache(maxsize=4096)
+def _i64_array(values: tuple[int, ...]) -> DenseArrayAttr:
+    """`DenseArrayAttr(I64, values)`, one object per array."""
+    return DenseArrayAttr(I64, values)
+
+
 class _Builder:
     """Ops of one element type (by default) made in order, `ops`, for `block`;
     `insert` puts them before an op of the block at once (one search of the
@@ -485,7 +711,7 @@ class _Builder:
     def add(
         self, name: str, operands: list[Value], shape, attributes=None, element: str | None = None
     ) -> Value:
-        result = TensorType(tuple(shape), element or self.element)
+        result = _tensor_type(tuple(shape), element or self.element)
         return self.append(Op(name, operands, [result], attributes or {}))
 
     def append(self, op: Op) -> Value:
@@ -521,9 +747,9 @@ class _Builder:
 
     def slice(self, x: Value, start: list[int], limit: list[int]) -> Value:
         bounds = {
-            "start_indices": DenseArrayAttr(I64, tuple(start)),
-            "limit_indices": DenseArrayAttr(I64, tuple(limit)),
-            "strides": DenseArrayAttr(I64, (1,) * len(start)),
+            "start_indices": _i64_array(tuple(start)),
+            "limit_indices": _i64_array(tuple(limit)),
+            "strides": _i64_array((1,) * len(start)),
         }
         return self.add("stablehlo.slice", [x], [b - a for a, b in zip(start, limit, strict=True)],
                         bounds)  # fmt: skip
@@ -533,7 +759,7 @@ class _Builder:
         attributes = dict(op.attributes)
         for name in dim_attributes:
             attributes[name] = IntegerAttr(0, I64)
-        single = Op(op.name, [x], [TensorType(tuple(shape), self.element)], attributes,
+        single = Op(op.name, [x], [_tensor_type(tuple(shape), self.element)], attributes,
                     location=op.location)  # fmt: skip
         if op.regions:
             single.add_region(copied_region(op))

@@ -153,8 +153,12 @@ class LocalContext:
         # the same by the sharding object (kept, so its id is not reused): values share
         # a few sharding objects, each looked up without hashing its fields
         self._axes_of_object: dict[int, tuple[TensorSharding, tuple]] = {}
-        # `local.factors.plan_factors`' plans by what they depend on
-        self.plans: dict[tuple, Any] = {}
+        # `local_type_for` by the ids of the type and sharding objects (kept, so that
+        # their ids are not reused): values share a few of each
+        self._local_types: dict[tuple[int, int], tuple[TensorType, TensorSharding, Type]] = {}
+        self._local_types_alike: dict[tuple[TensorType, TensorSharding], Type] = {}  # by equality
+        # `split_mesh` by the id of the sharding object (kept, so its id is not reused)
+        self.split_meshes: dict[int, tuple[TensorSharding, Mesh | None]] = {}
 
     # -- shardings and local types ------------------------------------------------------------
 
@@ -196,10 +200,24 @@ class LocalContext:
 
     def mesh_of(self, value: Value) -> Mesh:
         """The mesh `value` is sharded on (the current one when it is replicated)."""
-        sharding = self.sharding(value)
-        if sharding is None or not any(self.axes_of(sharding, len(sharding.dims))):
+        sharding = self.shardings.get(value)
+        if sharding is None:
             return self.mesh
-        return self.mesh_of_sharding(sharding)
+        mesh = self.split_mesh(sharding)
+        return self.mesh if mesh is None else mesh
+
+    def split_mesh(self, sharding: TensorSharding) -> Mesh | None:
+        """The mesh of `sharding` where it shards some dim (along axes of size
+        > 1), else None; worked out once per sharding object on a known mesh."""
+        seen = self.split_meshes.get(id(sharding))
+        if seen is not None and seen[0] is sharding:
+            return seen[1]
+        mesh = None
+        if any(self.axes_of(sharding, len(sharding.dims))):
+            mesh = self.mesh_of_sharding(sharding)
+        if isinstance(sharding.mesh, Mesh) or sharding.mesh in self.meshes:
+            self.split_meshes[id(sharding)] = (sharding, mesh)
+        return mesh
 
     def is_replicated(self, value: Value) -> bool:
         return not any(self.sharded_axes(value))
@@ -215,8 +233,20 @@ class LocalContext:
         defined (ops that could read them mask them first)."""
         if not isinstance(t, TensorType) or sharding is None or not sharding.dims:
             return t
-        axes_per_dim = self.axes_of(sharding, len(t.shape))
-        return t.with_shape(local_shape(t.shape, axes_per_dim, self.mesh_of_sharding(sharding)))
+        seen = self._local_types.get((id(t), id(sharding)))
+        if seen is not None and seen[0] is t and seen[1] is sharding:
+            return seen[2]
+        known = isinstance(sharding.mesh, Mesh) or sharding.mesh in self.meshes  # (else: `mesh`'s)
+        local = self._local_types_alike.get((t, sharding)) if known else None
+        if local is None:
+            axes_per_dim = self.axes_of(sharding, len(t.shape))
+            mesh = self.mesh_of_sharding(sharding)
+            local = t.with_shape(local_shape(t.shape, axes_per_dim, mesh))
+            if known:
+                self._local_types_alike[(t, sharding)] = local
+        if known:
+            self._local_types[(id(t), id(sharding))] = (t, sharding, local)
+        return local
 
     def local_shape_of(self, value: Value, where: Op) -> tuple[int, ...]:
         t = self.local_type(value, where)

@@ -89,6 +89,8 @@ not), and the errors of the lowerings above.
 
 from __future__ import annotations
 
+from functools import partial
+
 from shardonnay.collectives.axis_lists import mesh_ordered
 from shardonnay.ir.attributes import DenseArrayAttr, IntegerAttr
 from shardonnay.ir.builder import Builder
@@ -122,6 +124,7 @@ from shardonnay.partitioner.local.context import (
 from shardonnay.partitioner.local.cover import cover_devices
 from shardonnay.partitioner.local.dispatch import (
     LoweredOps,
+    Lowering,
     lowering_of,
 )
 from shardonnay.partitioner.local.layout import combining_op, complete, spread, to_partial
@@ -137,7 +140,6 @@ from shardonnay.partitioner.local.shardings import (
     collect_shardings,
     is_split,
     mesh_of,
-    next_channel,
 )
 from shardonnay.partitioner.placement import device_count
 from shardonnay.progress import tracker
@@ -200,7 +202,7 @@ class _Conversion:
         check_devices(max(found.num_devices, found.mesh.size), "the program", max_devices)
         self.mesh, self.sharded = found.mesh, found.sharded  # the largest mesh of split values
         self.ctx = LocalContext(
-            Builder(self.out), self.meshes, self.mesh, found.shardings, next_channel(module)
+            Builder(self.out), self.meshes, self.mesh, found.shardings, found.next_channel
         )
         self.ctx.num_devices = found.num_devices
         self.pinned = found.pinned  # global values pinned to one device -> that device
@@ -208,16 +210,30 @@ class _Conversion:
         # (source, target, shape) of moves `relocate` found to leave a value as
         # it is (the same layout spelled alike, mostly): not worked out again
         self.kept: set[tuple] = set()
+        # `_on_devices` by the id of the sharding object (kept, so its id is not reused)
+        self._splits: dict[int, tuple[TensorSharding, bool]] = {}
+        self._splits_alike: dict[TensorSharding, bool] = {}  # alike, by equal shardings
         self.signatures = {f.name: self._signature(f) for f in module.functions}
         # whether some values are split on meshes of fewer devices than the program's
-        meshes = {id(m): m for m in map(self.ctx.mesh_of_sharding, found.shardings.values())}
+        shardings = {id(s): s for s in found.shardings.values()}  # (values share a few)
+        meshes = {id(m): m for m in map(self.ctx.mesh_of_sharding, shardings.values())}
         self.spans_meshes = found.num_devices > self.mesh.size or any(
             m.size < self.mesh.size for m in meshes.values()
         )
+        # the one mesh every op runs on, where the program names one mesh (then
+        # `_op_mesh` finds it whatever the op: see there), else None
+        self.one_mesh: Mesh | None = None
+        if (
+            not self.pinned
+            and not found.inline_meshes
+            and all(m is self.mesh for m in self.meshes.values())
+        ):
+            self.one_mesh = self.mesh
         # local values -> the devices 0..n-1 holding their data (see `_local_reach`)
         self.reaches: dict[Value, int] = {}
         self.body: Block | None = None  # of the function being converted
         self.lowered = LoweredOps()  # the lowering of each kind of op, for ops alike
+        self._kinds: dict[str, tuple[frozenset, Lowering, bool]] = {}  # see `_op_kind`
 
     # -- shardings -------------------------------------------------------------------------------
 
@@ -239,10 +255,18 @@ class _Conversion:
         return self._on_devices(func_result_sharding(func, i), func.op)
 
     def _on_devices(self, sharding: TensorSharding | None, op: Op) -> TensorSharding | None:
-        """`sharding`, or None (replicated) when it shards nothing."""
-        if sharding is None or not is_split(sharding, mesh_of(sharding, self.meshes, op)):
+        """`sharding`, or None (replicated) when it shards nothing (worked out
+        once per sharding object: a function's arguments share a few)."""
+        if sharding is None:
             return None
-        return sharding
+        seen = self._splits.get(id(sharding))
+        if seen is None or seen[0] is not sharding:
+            split = self._splits_alike.get(sharding)  # (a function's arguments have
+            if split is None:  # a sharding object each, many of them alike)
+                split = is_split(sharding, mesh_of(sharding, self.meshes, op))
+                self._splits_alike[sharding] = split
+            seen = self._splits[id(sharding)] = (sharding, split)
+        return sharding if seen[1] else None
 
     def _conformed(self, value: Value, x: Value, sharding: TensorSharding | None, op: Op) -> Value:
         """Local `x` of `value`, laid out (or pinned) as `sharding` says (moved
@@ -407,13 +431,51 @@ class _Conversion:
         """Converts `op`: what concerns values here, by the op's traits; its
         computation per device as its row of `local.dispatch.LOWERINGS` says."""
         ctx = self.ctx
-        traits = traits_of(op)  # one look-up for the many questions below
-        ctx.mesh = self._op_mesh(op, traits)
+        kind = self._kinds.get(op.name)
+        if kind is None:
+            kind = self._kinds[op.name] = _op_kind(op.name)
+        traits, row, special = kind
+        global_operands = op.operands
+        ctx.mesh = self._op_mesh(op, traits, global_operands)
+        if special or (self.pinned and touches_pinned(op, self.pinned)):
+            self._special_op(op, traits, row)
+            return
+        # most ops: computed per device as their row says
+        values = self.values
+        if row.takes_partial:
+            operands = [values[v] for v in global_operands]
+        else:
+            pending = ctx.partial
+            operands = [
+                values[v] if v not in pending else self._operand(v) for v in global_operands
+            ]
+        if op.regions:
+            regions = partial(self._regions_of, op, traits)
+            results = self.lowered.lower_with_regions(ctx, op, operands, regions)
+        else:
+            results = self.lowered.lower(ctx, op, operands)
+        results_of = op.results
+        if len(results_of) == 1:
+            values[results_of[0]] = results[0]
+        else:
+            values.update(zip(results_of, results, strict=True))
+        if self.spans_meshes:
+            self._spread_whole_results(op)
+
+    def _regions_of(self, op: Op, traits: frozenset) -> list[Region]:
+        """`op`'s regions converted (then the mesh of `op` again: they set it)."""
+        converted = [self._region(op, r) for r in op.regions]
+        self.ctx.mesh = self._op_mesh(op, traits, op.operands)
+        return converted
+
+    def _special_op(self, op: Op, traits: frozenset, row: Lowering) -> None:
+        """`_op` of an op that concerns values (see `_SPECIAL`), or touches
+        pinned ones (its mesh set)."""
+        ctx = self.ctx
         terminator = TERMINATOR in traits
         if terminator and op.parent is self.body:
             self._return(op)
             return
-        row = lowering_of(op)
         if row.takes_partial:
             operands = [self.values[v] for v in op.operands]
         else:
@@ -458,16 +520,11 @@ class _Conversion:
             results = localize(ctx, op, operands, regions)
         elif pinned:
             regions = [self._region(op, r) for r in op.regions]
-            ctx.mesh = self._op_mesh(op, traits)
+            ctx.mesh = self._op_mesh(op, traits, op.operands)
             whole = lower_whole(ctx, op, operands, regions, self.pinned, self._moved)
             results = self._partial_results(op, whole)
         elif op.regions:
-
-            def regions() -> list[Region]:
-                converted = [self._region(op, r) for r in op.regions]
-                ctx.mesh = self._op_mesh(op, traits)
-                return converted
-
+            regions = partial(self._regions_of, op, traits)
             results = self.lowered.lower_with_regions(ctx, op, operands, regions)
         else:
             results = self.lowered.lower(ctx, op, operands)
@@ -526,25 +583,35 @@ class _Conversion:
         self.reaches[x] = reach
         return reach
 
-    def _op_mesh(self, op: Op, traits: frozenset) -> Mesh:
+    def _op_mesh(self, op: Op, traits: frozenset, operands: tuple[Value, ...]) -> Mesh:
         """The mesh of the first sharded or partial value of `op` (the program's
-        first mesh if none). A collective is on the mesh of its `out_sharding`,
-        which names its axes, whatever mesh its operand is partial on."""
+        first mesh if none; `operands`: `op`'s). A collective is on the mesh of
+        its `out_sharding`, which names its axes, whatever mesh its operand is
+        partial on.
+
+        In a program of one mesh (`one_mesh`) that is every op's: every sharding
+        names it (a name not declared stands for it too), and pending
+        reductions are on the meshes of ops."""
+        if self.one_mesh is not None:
+            return self.one_mesh
+        ctx = self.ctx
         if SHARDING_COLLECTIVE in traits:
             out = op.attributes.get("out_sharding")
             if isinstance(out, TensorSharding):
-                return self.ctx.mesh_of_sharding(out)
-        ctx = self.ctx
-        operands = op.operands
-        pending = ctx.partial.get
-        for v in operands:
-            partial = pending(v)
-            if partial is not None:
-                return partial.mesh
-        sharding = ctx.shardings.get
-        for v in (*op.results, *operands):
-            if sharding(v) is not None:
-                return ctx.mesh_of(v)
+                return ctx.mesh_of_sharding(out)
+        pending = ctx.partial
+        if pending:
+            for v in operands:
+                if v in pending:
+                    return pending[v].mesh
+        sharding, split = ctx.shardings.get, ctx.split_meshes.get
+        for values in (op.results, operands):
+            for v in values:
+                s = sharding(v)
+                if s is not None:
+                    seen = split(id(s))  # (`ctx.split_mesh(s)`, known)
+                    mesh = seen[1] if seen is not None and seen[0] is s else ctx.split_mesh(s)
+                    return ctx.mesh if mesh is None else mesh
         return self.mesh
 
     def _returned(self, op: Op, operands: list[Value]) -> list[Value]:
@@ -654,6 +721,31 @@ class _Conversion:
             source = self._place(func_result_sharding(callee, i), r, op)
             results.append(relocate(ctx, x, r.type.shape, source, place(ctx, r, self.pinned)))
         return results
+
+
+# The traits of ops that concern values (`_Conversion._special_op`): most ops
+# have none of them, and are computed per device as their row says.
+_SPECIAL = frozenset(
+    {
+        TERMINATOR,
+        COMPUTATION,
+        PROPAGATION_MARKER,
+        SHARDING_ANNOTATION,
+        SHARDING_COLLECTIVE,
+        CALL,
+        CONTROL_FLOW,
+        DEVICE_COLLECTIVE,
+        DEVICE_ID,
+    }
+)
+
+
+def _op_kind(name: str) -> tuple[frozenset, Lowering, bool]:
+    """An op name's traits, row of `LOWERINGS`, and whether it concerns values
+    (`_SPECIAL`, or a row that makes unreduced values)."""
+    traits = traits_of(name)
+    row = lowering_of(name)
+    return traits, row, not _SPECIAL.isdisjoint(traits) or row.makes_unreduced
 
 
 def _place_key(place: tuple) -> tuple:

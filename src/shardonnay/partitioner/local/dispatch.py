@@ -56,19 +56,21 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
+from operator import attrgetter
 
 from shardonnay.collectives.attributes import AllToAllParamList, AxisRefList, ListOfAxisRefLists
 from shardonnay.errors import PartitionError
 from shardonnay.ir.attributes import (
     DenseArrayAttr,
     DenseElementsAttr,
+    EnumAttr,
     IntegerAttr,
     NoExactKey,
     StructAttr,
     exact_key,
 )
-from shardonnay.ir.core import Op, Region, Value
-from shardonnay.ir.types import TensorType
+from shardonnay.ir.core import Block, Op, Region, Value
+from shardonnay.ir.types import TensorType, Type
 from shardonnay.layout import equivalent
 from shardonnay.mesh import Mesh
 from shardonnay.ops.rules import rule_for
@@ -91,6 +93,7 @@ from shardonnay.partitioner.local.ops import positional as local_ops
 from shardonnay.partitioner.local.ops import reduce as local_reduce
 from shardonnay.partitioner.local.ops.halo import halo, masked_update
 from shardonnay.sharding import TensorSharding, TensorShardingPerValue
+from shardonnay.sharding_rule import OpShardingRule
 
 Lower = Callable[[LocalContext, Op, list[Value], list[Region]], list[Value]]
 
@@ -298,7 +301,14 @@ class _Template:
     after them (in the program being built), the local `results`, the
     pending reductions left on its results, and the channel ids its
     collectives took (`channels` of them from `first_channel`); `located`:
-    per op, whether it carries the lowered op's location."""
+    per op, whether it carries the lowered op's location.
+
+    How a copy is made (`_instantiate`): the values a copy reads, in order,
+    are its operands, then the results of each op it has made; `reads`
+    gives, per op, the places of its operands among them (None for an op
+    that is cloned: one with attributes its copies may not share, or with
+    regions `_body` does not describe), `types` its result types, `bodies`
+    its regions (`_body`), `made` the places of the results."""
 
     mesh: Mesh
     operands: tuple[Value, ...]
@@ -308,6 +318,16 @@ class _Template:
     partial: tuple[Partial | None, ...]
     first_channel: int
     channels: int
+    reads: tuple[tuple[int, ...] | None, ...]
+    types: tuple[tuple[Type, ...], ...]
+    bodies: tuple[tuple[_Body, ...], ...]
+    made: tuple[int, ...]
+    any_partial: bool
+    # one op of no regions, no channel, no pending reduction on the results, and
+    # those its results: (name, reads or None where it reads the operands in
+    # order, result types, attributes, location or None where it takes the
+    # lowered op's, inherent attributes, whether it does)
+    single: tuple | None
 
 
 class LoweredOps:
@@ -334,6 +354,13 @@ class LoweredOps:
         self._kind_of_object: dict[tuple, tuple[object, TensorSharding | None, int]] = {}
         self._attributes: dict[Hashable, int] = {}  # `exact_key`s -> a small number
         self._attribute_of_object: dict[int, tuple[object, int]] = {}  # alike, by id
+        # `_look`: what ops are (but for their values) -> a small number, and `_key`'s
+        # looks of them -> that number and their attribute values
+        self._numbers: dict[tuple, int] = {}
+        self._looks: dict[tuple, tuple[int, tuple]] = {}
+        self._kept: list[tuple] = []  # the attribute values of `_looks`
+        # the same by the contents of the attributes (`_content`) and the result types
+        self._alike: dict[tuple, tuple[int, tuple]] = {}
         self._partials: dict[Partial, int] = {}  # pending reductions -> a small number
         self._partial_of_object: dict[int, tuple[Partial, int]] = {}  # alike, by id
 
@@ -376,7 +403,7 @@ class LoweredOps:
     ) -> list[Value]:
         """`lower(ctx, op, operands)`, or a copy of what it emitted for an op
         alike; `how`: the function `lower` stands for (a part of the key)."""
-        key = self._key(ctx, op, how)
+        key = self._key(ctx, op, how, LOWERINGS.get(op.name, GENERIC))
         if key is None:
             return lower(ctx, op, operands)
         template = self._templates.get(key, _MISSING)
@@ -392,41 +419,90 @@ class LoweredOps:
             return lower(ctx, op, operands)
         return _instantiate(ctx, template, op, operands)
 
-    def _key(self, ctx: LocalContext, op: Op, how: Callable) -> tuple | None:
+    def _key(self, ctx: LocalContext, op: Op, how: Callable, row: Lowering) -> tuple | None:
         """What makes ops alike (see the class docstring), None where `op` is
-        lowered afresh; `how`: the lowering function."""
-        row = lowering_of(op)
+        lowered afresh; `how`: the lowering function, `row`: `op`'s row."""
         if row.reads_program or (op.regions and not row.reads_constants):
             return None
+        attributes = op.attributes
+        results = op.results
+        # what the op is, but for its operands and regions: its name, inherent
+        # attributes, whether it has a location, its attributes and the types
+        # of its results (the same objects: a program shares a few among
+        # thousands of ops), which tell the shardings of its results too
+        look = (
+            op.name, op.inherent, op.location is None, *attributes,
+            *map(id, attributes.values()), *map(id, map(_TYPE, results)),
+        )  # fmt: skip
+        known = self._looks.get(look)
+        if known is None:
+            try:  # (ops of fresh attribute objects alike: the sdy collectives reshards leave)
+                alike = (
+                    op.name, op.inherent, op.location is None, *attributes,
+                    *map(_content, attributes.values()), *map(_TYPE, results),
+                )  # fmt: skip
+            except NoExactKey:
+                return None
+            known = self._alike.get(alike)
+            if known is None:
+                known = self._look(ctx, op, look)
+                if known is None:
+                    return None
+                self._alike[alike] = known
+        number, kinds_of_results = known
+        # (the results' kinds, for the ops reading them)
+        if len(results) == 1:
+            self._kind_of[results[0]] = kinds_of_results[0]
+        else:
+            self._kind_of.update(zip(results, kinds_of_results, strict=True))
+        if op.regions:
+            try:
+                regions = self._regions_key(op)
+            except NoExactKey:
+                return None
+            if regions is None:
+                return None
+        else:
+            regions = ()
+        values = op.operands
+        key: list = [number, id(ctx.mesh), how, len(values), *kinds_of_results]
+        kinds = [*map(self._kind_of.get, values)]
+        if None in kinds:
+            kinds = [self._kind(v, ctx.sharding) for v in values]
+        key += kinds
+        if len(values) == 2:  # which operands are the same value
+            key.append(values[0] is values[1])
+        elif len(values) > 2:
+            key.append(tuple([values.index(v) for v in values]))
+        if row.takes_partial:  # the pending reductions of the operands, which it combines
+            pending = ctx.partial.get
+            key.append(tuple([self._partial(pending(v)) for v in values]))
+        key.append(regions)
+        if row.reads_constants:
+            key.append(tuple([self._literal(v) for v in values]))
+        return tuple(key)
+
+    def _look(self, ctx: LocalContext, op: Op, look: tuple) -> tuple[int, tuple] | None:
+        """A number per op name, inherent attributes, presence of a location and
+        attributes (`exact_key`s) and result count, and the kinds of `op`'s
+        results; None where an attribute has no key. Kept by `look` (`_key`)
+        where every attribute value is immutable (the values kept too, so that
+        their ids are not reused; the results' types are the global program's)."""
         attribute = self._attribute
         try:
             attributes = tuple([(k, attribute(v)) for k, v in op.attributes.items()])
-            regions = self._regions_key(op) if op.regions else ()
         except NoExactKey:
             return None
-        if regions is None:
-            return None
-        values = op.operands
-        kinds = self._kinds_of(ctx, (*values, *op.results))
-        if row.takes_partial:  # the pending reductions of the operands, which it combines
-            pending = ctx.partial.get
-            partial = tuple([self._partial(pending(v)) for v in values])
-        else:
-            partial = ()
-        literals = tuple([self._literal(v) for v in values]) if row.reads_constants else ()
-        return (
-            op.name,
-            op.inherent,
-            op.location is None,
-            id(ctx.mesh),
-            how,
-            attributes,
-            kinds,
-            tuple([values.index(v) for v in values]),
-            partial,
-            regions,
-            literals,
+        number = self._numbers.setdefault(
+            (op.name, op.inherent, op.location is None, attributes, len(op.results)),
+            len(self._numbers),
         )
+        known = (number, tuple([self._kind(r, ctx.sharding) for r in op.results]))
+        values = tuple(op.attributes.values())
+        if all(id(v) in self._attribute_of_object for v in values):  # (all immutable)
+            self._looks[look] = known
+            self._kept.append(values)
+        return known
 
     def _literal(self, value: Value) -> Hashable:
         """The literal of a value a constant op defines (None for other values)."""
@@ -439,41 +515,34 @@ class LoweredOps:
         """`op`'s regions op for op (names, attributes, types, locations,
         operands by their place), None where an op in them reads a value
         from outside them; `NoExactKey` propagates."""
-        places: dict[Value, int] = {}
         key: list = []
+        return tuple(key) if self._add_regions(op.regions, {}, key) else None
 
-        def add(regions: list[Region]) -> bool:
-            for region in regions:
-                key.append(len(region.blocks))
-                for block in region.blocks:
-                    key.append(tuple([(a.type, a.location) for a in block.arguments]))
-                    for a in block.arguments:
-                        places[a] = len(places)
-                    for inner in block.ops:
-                        operands = [places.get(v) for v in inner.operands]
-                        if None in operands:
-                            return False
-                        attributes = tuple(
-                            [(k, self._attribute(v)) for k, v in inner.attributes.items()]
-                        )
-                        types = tuple([r.type for r in inner.results])
-                        key.append((inner.name, inner.inherent, inner.location, attributes,
-                                    tuple(operands), types))  # fmt: skip
-                        for r in inner.results:
-                            places[r] = len(places)
-                        if inner.regions and not add(inner.regions):
-                            return False
-            return True
-
-        return tuple(key) if add(op.regions) else None
-
-    def _kinds_of(self, ctx: LocalContext, values: tuple[Value, ...]) -> tuple[int, ...]:
-        """The kind (`_kind`) of each of `values`."""
-        known = self._kind_of.get
-        kinds = [known(v) for v in values]
-        if None in kinds:
-            kinds = [self._kind(v, ctx.sharding) for v in values]
-        return tuple(kinds)
+    def _add_regions(self, regions: list[Region], places: dict[Value, int], key: list) -> bool:
+        """`_regions_key` of `regions` added to `key` (`places`: the values
+        defined in them so far, numbered); False where an op reads a value
+        from outside them. (A method, not a closure calling itself: that
+        would be a cycle of references, left for the collector.)"""
+        attribute = self._attribute
+        for region in regions:
+            key.append(len(region.blocks))
+            for block in region.blocks:
+                key.append(tuple([(a.type, a.location) for a in block.arguments]))
+                for a in block.arguments:
+                    places[a] = len(places)
+                for inner in block.ops:
+                    operands = [places.get(v) for v in inner.operands]
+                    if None in operands:
+                        return False
+                    attributes = tuple([(k, attribute(v)) for k, v in inner.attributes.items()])
+                    types = tuple([r.type for r in inner.results])
+                    key.append((inner.name, inner.inherent, inner.location, attributes,
+                                tuple(operands), types))  # fmt: skip
+                    for r in inner.results:
+                        places[r] = len(places)
+                    if inner.regions and not self._add_regions(inner.regions, places, key):
+                        return False
+        return True
 
     def _partial(self, partial: Partial | None) -> int | None:
         """A number per pending reduction (None: none): values share a few
@@ -505,17 +574,17 @@ class LoweredOps:
 
     def _attribute(self, value: object) -> Hashable:
         """The `exact_key` of attribute `value`, a number standing for it where
-        it is an immutable attribute object: a program shares a few such objects
-        (shardings) among thousands of ops, each keyed without hashing its fields
-        (numbers are no `exact_key`, which keeps an integer's class). The axis
-        lists of sdy collectives, which `exact_key` does not know, are keyed by
-        their text."""
-        cls = value.__class__
-        if cls not in _IMMUTABLE_ATTRIBUTES:
-            return exact_key(value)
+        it is an immutable attribute object (`_immutable`): a program shares a
+        few such objects (shardings) among thousands of ops, each keyed without
+        hashing its fields (numbers are no `exact_key`, which keeps an integer's
+        class). The axis lists of sdy collectives, which `exact_key` does not
+        know, are keyed by their text."""
         seen = self._attribute_of_object.get(id(value))
         if seen is not None and seen[0] is value:
             return seen[1]
+        cls = value.__class__
+        if cls not in _IMMUTABLE_ATTRIBUTES and not (cls in _CONTAINERS and _immutable(value)):
+            return exact_key(value)
         key = (cls, str(value)) if cls in _AXIS_LISTS else exact_key(value)
         number = self._attributes.setdefault(key, len(self._attributes))
         self._attribute_of_object[id(value)] = (value, number)
@@ -525,12 +594,44 @@ class LoweredOps:
 # Attribute classes whose objects never change (frozen, of immutable fields).
 _AXIS_LISTS = frozenset({AxisRefList, ListOfAxisRefLists, AllToAllParamList})
 _IMMUTABLE_ATTRIBUTES = frozenset(
-    {TensorSharding, TensorShardingPerValue, DenseElementsAttr, DenseArrayAttr, IntegerAttr}
+    {
+        TensorSharding,
+        TensorShardingPerValue,
+        DenseElementsAttr,
+        DenseArrayAttr,
+        IntegerAttr,
+        EnumAttr,
+        OpShardingRule,
+    }
     | _AXIS_LISTS
 )
+# Frozen classes that may hold mutable values (a struct's field, a tuple's item).
+_CONTAINERS = frozenset({tuple, StructAttr})
+_PLAIN = frozenset({int, bool, float, str, type(None)})
+
+
+def _content(value: object) -> Hashable:
+    """What `LoweredOps._attribute` numbers attribute `value` by (before it is
+    numbered): its `exact_key`, an axis list's text."""
+    cls = value.__class__
+    return (cls, str(value)) if cls in _AXIS_LISTS else exact_key(value)
+
+
+def _immutable(value: object) -> bool:
+    """Whether attribute `value` never changes: of an immutable class, or a
+    tuple or struct of immutable values."""
+    cls = value.__class__
+    if cls in _PLAIN or cls in _IMMUTABLE_ATTRIBUTES:
+        return True
+    if cls is tuple:
+        return all(map(_immutable, value))
+    if cls is StructAttr:
+        return all(_immutable(v) for _, v in value.fields)
+    return False
 
 
 _MISSING = object()
+_TYPE = attrgetter("type")
 
 
 def _template(
@@ -555,6 +656,26 @@ def _template(
     if not own.issuperset(results):
         return None
     located = tuple(op.location is not None and e.location == op.location for e in emitted)
+    any_partial = any(ctx.partial.get(r) is not None for r in op.results)
+    # the values a copy reads: its operands, then each op's results (the first
+    # place of a value: an operand given twice is read from the first)
+    places: dict[Value, int] = {}
+    for i, v in enumerate(operands):
+        places.setdefault(v, i)
+    reads: list[tuple[int, ...] | None] = []
+    bodies: list[tuple[_Body, ...]] = []
+    count = len(operands)  # (the values read so far: an operand given twice counts twice)
+    for e in emitted:
+        body = tuple([_body(region, places, count) for region in e.regions])
+        if all(map(_shareable, e.attributes.values())) and None not in body:
+            reads.append(tuple([places[v] for v in e.operands]))
+            bodies.append(body)
+        else:
+            reads.append(None)
+            bodies.append(())
+        for r in e.results:
+            places[r] = count
+            count += 1
     return _Template(
         ctx.mesh,
         tuple(operands),
@@ -564,27 +685,157 @@ def _template(
         tuple(ctx.partial.get(r) for r in op.results),
         channel,
         ctx.next_channel - channel,
+        tuple(reads),
+        tuple([tuple([r.type for r in e.results]) for e in emitted]),
+        tuple(bodies),
+        tuple([places[v] for v in results]),
+        any_partial,
+        _single(emitted, reads, located, len(operands), [places[v] for v in results])
+        if not any_partial and ctx.next_channel == channel
+        else None,
     )
+
+
+def _single(
+    emitted: list[Op], reads: list, located: tuple[bool, ...], count: int, made: list[int]
+) -> tuple | None:
+    """`_Template.single` of a template (`count` operands), or None."""
+    if len(emitted) != 1 or reads[0] is None or emitted[0].regions:
+        return None
+    (e,) = emitted
+    if made != list(range(count, count + len(e.results))):
+        return None
+    location = None if located[0] else e.location
+    read = None if reads[0] == tuple(range(count)) else reads[0]
+    return (e.name, read, tuple([r.type for r in e.results]), e.attributes, location,
+            e.inherent, located[0])  # fmt: skip
+
+
+@dataclass(frozen=True)
+class _Body:
+    """How a copy makes a region of one block whose ops have no regions (a
+    reduction's body): its arguments' types and locations, and per op its
+    name, the places of its operands (among the values the op with the
+    region reads, then the block's arguments and the results of the ops
+    before), result types, attributes (shared by the copies), location and
+    inherent attributes."""
+
+    types: tuple[Type, ...]
+    locations: tuple[str | None, ...]
+    ops: tuple[tuple[str, tuple[int, ...], tuple[Type, ...], dict, str | None, object], ...]
+
+
+def _body(region: Region, places: dict[Value, int], count: int) -> _Body | None:
+    """`region`'s `_Body`, where the op holding it reads `count` values, those
+    of `places` at their place; None where it is not one block of ops
+    without regions, or where they have attributes copies may not share."""
+    if len(region.blocks) != 1:
+        return None
+    block = region.blocks[0]
+    inner = dict(places)
+    for a in block.arguments:
+        inner[a] = count
+        count += 1
+    ops = []
+    for op in block.ops:
+        if op.regions or not all(map(_shareable, op.attributes.values())):
+            return None
+        reads = tuple([inner.get(v, -1) for v in op.operands])
+        if -1 in reads:
+            return None
+        ops.append(
+            (op.name, reads, tuple([r.type for r in op.results]), op.attributes, op.location,
+             op.inherent)
+        )  # fmt: skip
+        for r in op.results:
+            inner[r] = count
+            count += 1
+    arguments = block.arguments
+    return _Body(
+        tuple([a.type for a in arguments]), tuple([a.location for a in arguments]), tuple(ops)
+    )
+
+
+def _made_region(body: _Body, values: list[Value]) -> Region:
+    """A region made as `body` says, in an op reading `values`."""
+    block = Block(body.types)
+    for argument, location in zip(block.arguments, body.locations, strict=True):
+        argument.location = location
+    env = values + block.arguments
+    for name, reads, types, attributes, location, inherent in body.ops:
+        op = Op(name, [env[i] for i in reads], types, attributes, location=location,
+                inherent=inherent)  # fmt: skip
+        block.append(op)
+        env += op.results
+    return Region([block])
+
+
+def _shareable(value: object) -> bool:
+    """Whether copies of an op may share its attribute `value` (not a
+    dictionary, nor a list, nor a tuple holding one)."""
+    cls = value.__class__
+    if cls is tuple:
+        return all(map(_shareable, value))
+    return cls is not dict and cls is not list
 
 
 def _instantiate(
     ctx: LocalContext, template: _Template, op: Op, operands: list[Value]
 ) -> list[Value]:
-    """`template`'s ops on `op`'s local `operands` (see `LoweredOps`)."""
-    mapping = dict(zip(template.operands, operands, strict=True))
+    """`template`'s ops on `op`'s local `operands` (see `LoweredOps`): each
+    made anew from the template's op (its name, result types, attributes),
+    an op with regions cloned."""
+    single = template.single
+    if single is not None:  # (most)
+        name, reads, types, attributes, location, inherent, located = single
+        if reads is not None:  # (else it reads the operands as they come)
+            operands = [operands[i] for i in reads]
+        new = Op(name, operands, types, attributes,
+                 location=op.location if located else location, inherent=inherent)  # fmt: skip
+        ctx.builder.insert(new)
+        return list(new.results)
+    values = list(operands)
+    insert = ctx.builder.insert
+    location = op.location
     offset = ctx.next_channel - template.first_channel
-    for emitted, located in zip(template.ops, template.located, strict=True):
-        new = emitted.clone(mapping)
-        if located:
-            new.location = op.location
+    for emitted, located, reads, types, bodies in zip(
+        template.ops, template.located, template.reads, template.types, template.bodies,
+        strict=True,
+    ):  # fmt: skip
+        if reads is None:
+            mapping = dict(zip(_template_values(template), values, strict=False))
+            new = emitted.clone(mapping)
+            if located:
+                new.location = location
+        else:
+            new = Op(
+                emitted.name,
+                [values[i] for i in reads],
+                types,
+                emitted.attributes,
+                location=location if located else emitted.location,
+                inherent=emitted.inherent,
+            )
+            for body in bodies:
+                new.add_region(_made_region(body, values))
         if template.channels:
             _renumber_channels(new, offset)
-        ctx.builder.insert(new)
+        insert(new)
+        values += new.results
     ctx.next_channel += template.channels
-    for result, partial in zip(op.results, template.partial, strict=True):
-        if partial is not None:
-            ctx.partial[result] = partial
-    return [mapping.get(v, v) for v in template.results]
+    if template.any_partial:
+        for result, partial in zip(op.results, template.partial, strict=True):
+            if partial is not None:
+                ctx.partial[result] = partial
+    return [values[i] for i in template.made]
+
+
+def _template_values(template: _Template) -> list[Value]:
+    """The values a copy of `template` reads, as the template has them (see `_Template`)."""
+    values = list(template.operands)
+    for emitted in template.ops:
+        values += emitted.results
+    return values
 
 
 def _renumber_channels(op: Op, offset: int) -> None:

@@ -21,6 +21,7 @@ A value with a maximal sharding (`<@maximal_mesh_3, []>` on
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import partial
 
@@ -28,6 +29,7 @@ from shardonnay.ir.core import Module, Op, Value
 from shardonnay.ir.shardings import SHARDING, func_result_sharding, sharding_of
 from shardonnay.ir.shardings import mesh_of as sharding_mesh
 from shardonnay.mesh import Mesh
+from shardonnay.ops.traits import COMPUTATION, SHARDING_ANNOTATION, traits_of
 from shardonnay.partitioner.local.context import partition_error
 from shardonnay.partitioner.local.maximal import maximal_device
 from shardonnay.sharding import (
@@ -49,69 +51,138 @@ class ProgramShardings:
     sharded: bool
     pinned: dict[Value, int]
     num_devices: int
+    next_channel: int  # `next_channel(module)`
+    inline_meshes: bool  # whether some sharding holds its mesh (rather than naming one)
 
 
 def collect_shardings(module: Module) -> ProgramShardings:
     """See the module docstring."""
-    meshes = module.meshes
-    found: list[tuple[Value | None, TensorSharding, Op]] = []
+    found = _Found(module.meshes)
+    known, shardings, pinned = found.met.get, found.shardings, found.pinned
+    plain: dict[str, bool] = {}  # op names -> `_states_shardings_per_value`
     for func in module.functions:
+        found.channel(func.op)
         for arg in func.arguments if not func.is_declaration else ():
             sharding = sharding_of(arg)
             if sharding is not None:
-                found.append((arg, sharding, func.op))
-        for op in func.walk():
-            found += [(v, s, op) for v, s in op_shardings(op)]
+                found.add(arg, sharding, func.op)
+        for op in _ops_in(func.body.ops):
+            attributes = op.attributes
+            if "channel_handle" in attributes:
+                found.channel(op)
+            results = op.results
+            name = op.name
+            is_plain = plain.get(name)
+            if is_plain is None:
+                is_plain = plain[name] = _states_shardings_per_value(name)
+            if not is_plain or not results:
+                for v, s in op_shardings(op):
+                    found.add(v, s, op)
+                continue
+            # (most ops: the shardings of their results in their `sdy.sharding`)
+            per_value = attributes.get(SHARDING)
+            if isinstance(per_value, TensorShardingPerValue):
+                for i, r in enumerate(results):
+                    s = per_value[i]
+                    met = known(id(s))
+                    if met is None or met[0] is not s:
+                        if s is not None:
+                            found.add(r, s, op)
+                        continue
+                    if met[1] is not None:  # (`found.add(r, s, op)`, `s` met before)
+                        shardings[r] = s
+                    if met[2] is not None:
+                        pinned[r] = met[2]
+            for region in op.regions:  # (the arguments `op_shardings` reads)
+                for block in region.blocks[:1]:
+                    for a in block.arguments:
+                        s = sharding_of(a)
+                        if s is not None:
+                            found.add(a, s, op)
         for i in range(len(func.type.results)):
             sharding = func_result_sharding(func, i)
             if sharding is not None:
-                found.append((None, sharding, func.op))
-    splits = _Splits(meshes)
-    used: dict[Mesh, str] = {}
-    shardings: dict[Value, TensorSharding] = {}
-    for v, sharding, op in found:
-        mesh = splits.split_on(sharding, op)
-        if mesh is not None:
-            used.setdefault(mesh, str(sharding.mesh))
-            if v is not None:
-                shardings[v] = sharding
-    largest = max(used, key=lambda m: m.size, default=Mesh())  # the first of the most devices
-    devices = [splits.maximal_device(s) for _, s, _ in found]
-    pinned = {
-        v: d for (v, _, _), d in zip(found, devices, strict=True) if v is not None and d is not None
-    }
-    num_devices = max([largest.size, *(d + 1 for d in devices if d is not None)])
-    return ProgramShardings(shardings, largest, bool(used), pinned, num_devices)
+                found.add(None, sharding, func.op)
+    for op in module.ops:
+        if op.name != "func.func":
+            for inner in op.walk():
+                found.channel(inner)
+    largest = max(found.used, key=lambda m: m.size, default=Mesh())  # the first of the most devices
+    num_devices = max(largest.size, found.devices)
+    return ProgramShardings(
+        found.shardings,
+        largest,
+        bool(found.used),
+        found.pinned,
+        num_devices,
+        found.channels + 1,
+        found.inline_meshes,
+    )
 
 
-class _Splits:
-    """`is_split` and `maximal_device` of the shardings of one program,
-    worked out once per sharding object: a program's values share a few
-    sharding objects (each kept here, so that its id is not reused)."""
+def _ops_in(ops: list[Op]) -> Iterator[Op]:
+    """`ops` and the ops nested in them, in the order of `Op.walk`."""
+    for op in ops:
+        yield op
+        if op.regions:
+            for inner in op.regions:
+                for block in inner.blocks:
+                    yield from _ops_in(block.ops)
+
+
+def _states_shardings_per_value(name: str) -> bool:
+    traits = traits_of(name)
+    return (
+        not name.startswith("sdy.")
+        and SHARDING_ANNOTATION not in traits
+        and COMPUTATION not in traits
+    )
+
+
+class _Found:
+    """The shardings of a program's values, as `collect_shardings` meets
+    them: those that split values (`shardings`, their meshes in `used`, in
+    the order met), the values pinned to a device (`pinned`), and one more
+    than the largest device a value is pinned to (`devices`)."""
 
     def __init__(self, meshes: dict[str, Mesh]) -> None:
         self.meshes = meshes
-        self._split: dict[int, tuple[TensorSharding, Mesh | None]] = {}
-        self._device: dict[int, tuple[TensorSharding, int | None]] = {}
+        self.used: dict[Mesh, str] = {}
+        self.shardings: dict[Value, TensorSharding] = {}
+        self.pinned: dict[Value, int] = {}
+        self.devices = 0
+        self.channels = 0  # the largest channel handle
+        self.inline_meshes = False
+        # sharding objects met (kept, so their ids are not reused) -> the mesh
+        # they split values on and the device they pin them to
+        self.met: dict[int, tuple[TensorSharding, Mesh | None, int | None]] = {}
 
-    def split_on(self, sharding: TensorSharding, op: Op) -> Mesh | None:
-        """The mesh `sharding` splits a value on, None where it splits none
-        (`PartitionError` at `op` for an unknown mesh)."""
-        seen = self._split.get(id(sharding))
-        if seen is not None and seen[0] is sharding:
-            return seen[1]
-        mesh = mesh_of(sharding, self.meshes, op)
-        on = mesh if is_split(sharding, mesh) else None
-        self._split[id(sharding)] = (sharding, on)
-        return on
+    def channel(self, op: Op) -> None:
+        """`op`'s channel handle noted (`next_channel`)."""
+        handle = op.attributes.get("channel_handle")
+        if handle is not None and hasattr(handle, "get"):
+            self.channels = max(self.channels, int(handle.get("handle", 0)))
 
-    def maximal_device(self, sharding: TensorSharding) -> int | None:
-        seen = self._device.get(id(sharding))
-        if seen is not None and seen[0] is sharding:
-            return seen[1]
-        device = maximal_device(sharding, self.meshes)
-        self._device[id(sharding)] = (sharding, device)
-        return device
+    def add(self, v: Value | None, sharding: TensorSharding, op: Op) -> None:
+        """Value `v` (None: a function's result) has `sharding`, stated at `op`."""
+        met = self.met.get(id(sharding))
+        if met is None or met[0] is not sharding:
+            mesh = mesh_of(sharding, self.meshes, op)
+            if not is_split(sharding, mesh):
+                mesh = None
+            device = maximal_device(sharding, self.meshes)
+            if mesh is not None:
+                self.used.setdefault(mesh, str(sharding.mesh))
+            if device is not None:
+                self.devices = max(self.devices, device + 1)
+            if isinstance(sharding.mesh, Mesh):
+                self.inline_meshes = True
+            met = self.met[id(sharding)] = (sharding, mesh, device)
+        if v is not None:
+            if met[1] is not None:
+                self.shardings[v] = sharding
+            if met[2] is not None:
+                self.pinned[v] = met[2]
 
 
 def mesh_of(sharding: TensorSharding, meshes: dict[str, Mesh], op: Op) -> Mesh:
