@@ -517,7 +517,7 @@ def _region_op_module(kind: str, body: str) -> str:
     )
     if kind == "reduce":
         head = (
-            '%0 = stablehlo.reduce(%x init: %c) across dimensions = [0] : '
+            "%0 = stablehlo.reduce(%x init: %c) across dimensions = [0] : "
             "(tensor<8x4xf32>, tensor<f32>) -> tensor<4xf32>\n    reducer(%a: tensor<f32>, "
             "%b: tensor<f32>) {\n      " + combine + "\n    }"
         )
