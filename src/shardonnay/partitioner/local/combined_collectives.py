@@ -163,7 +163,7 @@ def _combine_in(
     permutes: dict[str, list[_Pending]] = {}  # element type -> the latest ones, newest last
     log, at = schedule.log, schedule.at
     for op in list(block.ops):
-        at[op] = len(log)  # (`schedule.place(op)`)
+        at[op] = len(log)  # (placed last)
         log.append(op)
         if not collectives[op.name]:
             continue
@@ -367,10 +367,6 @@ class _Schedule:
         # the overlays before they were gathered
         self._nested_operands: dict[Op, tuple[int, list[Value]]] = {}
 
-    def place(self, op: Op) -> None:
-        self.at[op] = len(self.log)
-        self.log.append(op)
-
     def place_all(self, ops: list[Op]) -> None:
         start = len(self.log)
         self.log.extend(ops)
@@ -403,29 +399,12 @@ class _Schedule:
             return known[1]
         return op.operands
 
-    def reads(self, op: Op, values: set[Value]) -> bool:
-        """Whether `op` reads some of `values` (`operands_of`)."""
-        if op.regions or op in self.combinations:
-            return not values.isdisjoint(self.operands_of(op))
-        return not values.isdisjoint(op.operands)
-
     def results_of(self, op: Op) -> list[Value]:
         """What `op` defines: a combination's results where it stands for one, or `op`'s."""
         combination = self.standing_for(op)
         if combination is None:
             return op.results
         return [r for member in combination.members for r in member.results]
-
-    def node_of(self, value: Value) -> Op | None:
-        """The op placed here that defines `value`: the latest member of the
-        combination of the op defining it, or that op; None where none is."""
-        op = value.op
-        if op is None:
-            return None
-        combination = self.combinations.get(op)
-        if combination is not None:
-            op = combination.members[-1]
-        return op if op in self.at else None
 
     def merge(self, earlier: _Combination, later: Op, readers: list[Op]) -> None:
         """`later` (placed last) joins `earlier`, whose `readers` are placed
@@ -560,7 +539,7 @@ class _Pending:
                 continue
             if entry in readers:
                 continue
-            if entry.regions or entry in combinations:  # (`schedule.reads(entry, values)`)
+            if entry.regions or entry in combinations:  # (it reads `operands_of(entry)`)
                 if values.isdisjoint(schedule.operands_of(entry)):
                     continue
             elif values.isdisjoint(entry.operands):
@@ -597,7 +576,7 @@ class _Pending:
         operands = list(later.operands)
         pop, extend = operands.pop, operands.extend
         while operands:
-            # (`schedule.node_of`: the op defining the value, the latest member of its
+            # (the op placed that defines the value: the latest member of its
             # combination; a block, which defines an argument, is placed nowhere)
             node = pop().defining
             combination = combinations(node)

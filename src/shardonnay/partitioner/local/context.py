@@ -159,6 +159,8 @@ class LocalContext:
         self._local_types_alike: dict[tuple[TensorType, TensorSharding], Type] = {}  # by equality
         # `split_mesh` by the id of the sharding object (kept, so its id is not reused)
         self.split_meshes: dict[int, tuple[TensorSharding, Mesh | None]] = {}
+        # `local.factors.plan_factors`' plans by what they depend on
+        self.plans: dict[tuple, Any] = {}
 
     # -- shardings and local types ------------------------------------------------------------
 

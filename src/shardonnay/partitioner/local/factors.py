@@ -129,7 +129,7 @@ def plan_factors(
 
     The plan depends only on the op's name, rule, types, the axes sharding
     its tensors, the mesh and the dims it moves: a program repeating one op
-    with the same shardings (a layer stack) plans it once (`_PLANS`)."""
+    with the same shardings (a layer stack) plans it once (`ctx.plans`)."""
     if rule is None:
         return whole_plan(ctx, op)
     values = [*op.operands, *op.results]
@@ -148,24 +148,13 @@ def plan_factors(
         tuple(map(tuple, axes)),
         moved,
     )
-    plan = _PLANS.get(key)
+    plan = ctx.plans.get(key)
     if plan is None:
         plan = _plan(
             op.name, types, len(op.operands), axes, moved, rule, ctx.mesh, local_reductions
         )
-        if len(_PLANS) >= _MAX_PLANS:
-            _PLANS.clear()
-        _PLANS[key] = plan
+        ctx.plans[key] = plan
     return plan
-
-
-# `plan_factors`' plans by what they depend on (immutable values: op names, rules,
-# types, axes, meshes), for every conversion of the process: a program repeats a
-# few kinds of ops, and the partitioner converts programs of the same ops again
-# and again (costing its choices, `shardonnay.partitioner.fragments`). Emptied
-# when it holds `_MAX_PLANS`.
-_PLANS: dict[tuple, FactorPlan] = {}
-_MAX_PLANS = 4096
 
 
 def _plan(
